@@ -1,0 +1,1 @@
+"""Named SAT encodings, one TOML spec each; installed with flowsat as `flowsat.encodings`."""

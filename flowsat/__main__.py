@@ -1,0 +1,3 @@
+from flowsat.cli import main
+
+main()

@@ -1,0 +1,1 @@
+"""Making puzzles: random fillings of a board by paths, cut into solvable puzzles."""

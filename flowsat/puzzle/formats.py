@@ -1,0 +1,195 @@
+"""Reading puzzle files: the grid format (one puzzle a file) and the Numberlink format.
+
+Grid: one line per row; letters and digits are dots, any other character is empty.
+Numberlink: a `W H` line then H rows, several puzzles a file, `#` comment lines, `0 0` ends.
+Every problem is reported as a `PuzzleError` that prints as `FILE:LINE:COL: message`; reading
+goes on with the next puzzle of the file wherever the file still makes sense.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from flowsat.puzzle.model import EMPTY, Puzzle, normalize_row
+
+MAX_CELLS = 40_000  # boards above this are refused (the largest known Numberlink boards: 2,400)
+HEADER = re.compile(r"\s*(\d+)\s+(\d+)\s*$")
+
+
+class PuzzleError(Exception):
+    """A problem with an input, located in its file."""
+
+    def __init__(self, file: str, line: int, col: int, message: str, index: int | None = None):
+        super().__init__(f"{file}:{line}:{col}: {message}")
+        self.file, self.line, self.col, self.message, self.index = file, line, col, message, index
+
+
+def read_puzzles(path: str | Path, max_cells: int = MAX_CELLS) -> Iterator[Puzzle | PuzzleError]:
+    """Every puzzle of a file, in order, with a `PuzzleError` in place of each bad one."""
+    file = str(path)
+    try:
+        text = read_text(file)
+    except PuzzleError as err:
+        yield err
+        return
+    yield from parse_puzzles(text, file, max_cells)
+
+
+def parse_puzzles(text: str, file: str = "<text>",
+                  max_cells: int = MAX_CELLS) -> Iterator[Puzzle | PuzzleError]:
+    """The puzzles of a file's text, in the format the text is in."""
+    lines = text.splitlines()
+    while lines and not lines[-1].strip():
+        lines.pop()
+    if not lines:
+        yield PuzzleError(file, 1, 1, "empty file: no puzzle in it")
+    elif is_numberlink(lines):
+        yield from parse_numberlink(lines, file, max_cells)
+    else:
+        yield parse_grid(lines, file, max_cells)
+
+
+def read_text(file: str) -> str:
+    """The file's text, or a PuzzleError saying why it cannot be read as text."""
+    try:
+        data = Path(file).read_bytes()
+    except FileNotFoundError:
+        raise PuzzleError(file, 1, 1, "no such file") from None
+    except IsADirectoryError:
+        raise PuzzleError(file, 1, 1, "is a directory, not a puzzle file") from None
+    except OSError as err:
+        raise PuzzleError(file, 1, 1, f"cannot read: {err.strerror}") from None
+    nul = data.find(b"\0")
+    if nul >= 0:
+        line, col = position(data, nul)
+        raise PuzzleError(file, line, col, "binary content (a NUL byte), not a puzzle")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line, col = position(data, err.start)
+        raise PuzzleError(file, line, col, "not UTF-8 text: binary content?") from None
+
+
+def position(data: bytes, offset: int) -> tuple[int, int]:
+    """The 1-based line and column of a byte offset."""
+    line = data.count(b"\n", 0, offset) + 1
+    return line, offset - (data.rfind(b"\n", 0, offset) + 1) + 1
+
+
+def is_numberlink(lines: list[str]) -> bool:
+    """A file is in the Numberlink format when its first line that is no comment is `W H`."""
+    first = next((ln for ln in lines if ln.strip() and not ln.startswith("#")), "")
+    return HEADER.match(first) is not None
+
+
+def parse_grid(lines: list[str], file: str, max_cells: int) -> Puzzle | PuzzleError:
+    width = len(lines[0])
+    if width == 0:
+        return PuzzleError(file, 1, 1, "the first row is empty")
+    for n, row in enumerate(lines[1:], start=2):
+        if len(row) != width:
+            return PuzzleError(file, n, min(len(row), width) + 1,
+                               f"row has {len(row)} cells, the first row has {width}")
+    return make_puzzle(lines, file, 1, 1, "grid", max_cells, list(range(1, len(lines) + 1)))
+
+
+def parse_numberlink(lines: list[str], file: str,
+                     max_cells: int) -> Iterator[Puzzle | PuzzleError]:
+    """Puzzles after `W H` headers; a bad puzzle is reported and reading resumes after it."""
+    n, index = 0, 0
+    while n < len(lines):
+        line = lines[n]
+        n += 1
+        if not line.strip() or line.startswith("#"):
+            continue
+        header = HEADER.match(line)
+        if not header:  # report a stray block once, then look for the next header
+            yield PuzzleError(file, n, 1, f"expected a 'W H' header line, found {line[:20]!r}")
+            while n < len(lines) and lines[n].strip() and not HEADER.match(lines[n]):
+                n += 1
+            continue
+        width, height = int(header[1]), int(header[2])
+        if width == 0 and height == 0:
+            return
+        index += 1
+        header_line, rows, row_lines = n, [], []
+        while (len(rows) < height and n < len(lines) and lines[n].strip()
+               and not HEADER.match(lines[n])):
+            if not lines[n].startswith("#"):
+                rows.append(lines[n])
+                row_lines.append(n + 1)
+            n += 1
+        yield numberlink_puzzle(width, height, rows, row_lines, file, index, header_line,
+                                max_cells)
+
+
+def numberlink_puzzle(width: int, height: int, rows: list[str], row_lines: list[int], file: str,
+                      index: int, header_line: int, max_cells: int) -> Puzzle | PuzzleError:
+    """The puzzle under a `W H` header, or what is wrong with it."""
+    if width * height == 0:
+        return PuzzleError(file, header_line, 1, f"board {width}x{height} has no cells", index)
+    if width * height > max_cells:
+        return PuzzleError(file, header_line, 1, too_big(width, height, max_cells), index)
+    if len(rows) < height:
+        return PuzzleError(file, header_line, 1, f"header says {height} rows, found {len(rows)}",
+                           index)
+    bad = next((i for i, row in enumerate(rows) if len(row) != width), None)
+    if bad is not None:
+        return PuzzleError(file, row_lines[bad], min(len(rows[bad]), width) + 1,
+                           f"row has {len(rows[bad])} cells, header says {width}", index)
+    return make_puzzle(rows, file, index, header_line, "numberlink", max_cells, row_lines)
+
+
+def make_puzzle(rows: list[str], file: str, index: int, line: int, fmt: str, max_cells: int,
+                row_lines: list[int]) -> Puzzle | PuzzleError:
+    """A puzzle from rectangular rows, or the first thing wrong with its dots or size."""
+    height, width = len(rows), len(rows[0])
+    if width * height > max_cells:
+        return PuzzleError(file, line, 1, too_big(width, height, max_cells), index)
+    rows = [normalize_row(row) for row in rows]
+    error = dot_error(rows, row_lines, file)
+    if error:
+        error.index = index
+        return error
+    return Puzzle(tuple(rows), file=file, index=index, line=line, format=fmt)
+
+
+def too_big(width: int, height: int, max_cells: int) -> str:
+    return (f"board {width}x{height} has {width * height} cells, above the limit of "
+            f"{max_cells} cells")
+
+
+def dot_error(rows: list[str], row_lines: list[int], file: str) -> PuzzleError | None:
+    """The first dot problem: no dots at all, or a letter without exactly two dots."""
+    seen: Counter[str] = Counter()
+    first: dict[str, tuple[int, int]] = {}
+    for r, row in enumerate(rows):
+        for c, ch in enumerate(row):
+            if ch == EMPTY:
+                continue
+            seen[ch] += 1
+            first.setdefault(ch, (row_lines[r], c + 1))
+            if seen[ch] == 3:
+                return PuzzleError(file, row_lines[r], c + 1,
+                                   f"letter {ch!r} has three or more dots; a color has exactly two")
+    if not seen:
+        return PuzzleError(file, row_lines[0], 1, "no dots: the board has no letter or digit")
+    single = next((ch for ch, k in seen.items() if k == 1), None)
+    if single:
+        return PuzzleError(file, *first[single],
+                           f"letter {single!r} has only one dot; a color needs two")
+    return None
+
+
+def expand_paths(paths: Iterable[str | Path]) -> list[str]:
+    """Files as given; folders replaced by the puzzle files (*.txt) below them, sorted."""
+    files: list[str] = []
+    for p in map(Path, paths):
+        if p.is_dir():
+            files += sorted(str(f) for f in p.rglob("*.txt") if f.is_file())
+        else:
+            files.append(str(p))
+    return files

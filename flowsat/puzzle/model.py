@@ -1,0 +1,93 @@
+"""The puzzle model: a rectangular board with pairs of same-letter dots, and its solutions."""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cached_property
+
+Cell = tuple[int, int]  # (row, column), both from 0
+Paths = dict[str, list[Cell]]  # color letter -> cells from one of its dots to the other
+
+EMPTY = "."
+DOT_LETTERS = frozenset(string.ascii_letters + string.digits)
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """A board of `rows` ('.' for an empty cell, a letter or digit for a dot)."""
+
+    rows: tuple[str, ...]
+    file: str = "<puzzle>"
+    index: int = 1  # position of the puzzle in its file, from 1
+    line: int = 1  # line of the file where the puzzle starts
+    format: str = "grid"  # "grid" (one puzzle a file) or "numberlink" (several a file)
+
+    @classmethod
+    def from_text(cls, text: str, **kw) -> Puzzle:
+        """A puzzle from rows separated by newlines or ' / ' (for tests and examples)."""
+        rows = [r.strip() for r in text.replace(" / ", "\n").strip().splitlines()]
+        return cls(tuple(normalize_row(r) for r in rows), **kw)
+
+    @property
+    def height(self) -> int:
+        return len(self.rows)
+
+    @property
+    def width(self) -> int:
+        return len(self.rows[0])
+
+    @property
+    def size(self) -> str:
+        return f"{self.width}x{self.height}"
+
+    @property
+    def name(self) -> str:
+        """Where the puzzle comes from: its file, with the index when the file holds several."""
+        return f"{self.file}#{self.index}" if self.format == "numberlink" else self.file
+
+    @cached_property
+    def dots(self) -> dict[str, tuple[Cell, Cell]]:
+        """Each color's two dots, in reading order; colors in order of first appearance."""
+        found: dict[str, list[Cell]] = {}
+        for cell in self.cells():
+            ch = self[cell]
+            if ch != EMPTY:
+                found.setdefault(ch, []).append(cell)
+        return {color: (a[0], a[1]) for color, a in found.items()}
+
+    @property
+    def colors(self) -> list[str]:
+        return list(self.dots)
+
+    def __getitem__(self, cell: Cell) -> str:
+        return self.rows[cell[0]][cell[1]]
+
+    def cells(self) -> Iterator[Cell]:
+        for r in range(self.height):
+            for c in range(self.width):
+                yield (r, c)
+
+    def neighbors(self, cell: Cell) -> list[Cell]:
+        """The on-board orthogonal neighbors of a cell: up, down, left, right."""
+        r, c = cell
+        return [(r + dr, c + dc) for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
+                if 0 <= r + dr < self.height and 0 <= c + dc < self.width]
+
+    def grid_text(self) -> str:
+        return "\n".join(self.rows)
+
+
+def normalize_row(row: str) -> str:
+    """Letters and digits stay dots; every other character becomes an empty cell."""
+    return "".join(ch if ch in DOT_LETTERS else EMPTY for ch in row)
+
+
+def solution_grid(puzzle: Puzzle, paths: Paths) -> list[str]:
+    """The board with every cell holding the letter of the path through it ('.' if none)."""
+    grid = [[EMPTY] * puzzle.width for _ in range(puzzle.height)]
+    for color, path in paths.items():
+        for r, c in path:
+            grid[r][c] = color
+    return ["".join(row) for row in grid]

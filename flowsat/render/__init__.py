@@ -1,0 +1,1 @@
+"""Drawing boards and solutions: text with box-drawing characters (and ANSI colors)."""

@@ -1,0 +1,47 @@
+"""What every backend returns for a puzzle."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from flowsat.puzzle.model import Paths, Puzzle, solution_grid
+
+Status = Literal["solved", "unsolvable", "timeout", "limit", "error"]
+STATUSES: tuple[Status, ...] = ("solved", "unsolvable", "timeout", "limit", "error")
+
+
+@dataclass
+class Result:
+    """A backend's answer: a status, the paths when solved, its stats, the error when failed,
+    and the configuration that produced it (encoding and solver, search switches, ...)."""
+
+    status: Status
+    paths: Paths | None = None
+    stats: dict[str, Any] = field(default_factory=dict)
+    error: str | None = None
+    config: dict[str, Any] = field(default_factory=dict)
+
+
+class UsageError(ValueError):
+    """A backend option that cannot work (unknown solver, unknown encoding, ...)."""
+
+
+def to_record(puzzle: Puzzle, result: Result, backend: str) -> dict[str, Any]:
+    """The JSON object of one answer: file, index, status, backend, grid, paths, stats, ..."""
+    solved = result.status == "solved" and result.paths is not None
+    return {
+        "file": puzzle.file, "index": puzzle.index, "status": result.status, "backend": backend,
+        "encoding": result.config.get("encoding"), "solver": result.config.get("solver"),
+        "grid": solution_grid(puzzle, result.paths) if solved else list(puzzle.rows),
+        "paths": {c: [list(cell) for cell in path] for c, path in result.paths.items()}
+        if solved else None,
+        "stats": result.stats, "error": result.error,
+    }
+
+
+def error_record(file: str, index: int | None, message: str, backend: str) -> dict[str, Any]:
+    """The JSON object for an input that could not be read as a puzzle."""
+    return {"file": file, "index": index, "status": "error", "backend": backend,
+            "encoding": None, "solver": None, "grid": None, "paths": None, "stats": {},
+            "error": message}

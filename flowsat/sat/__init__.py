@@ -1,0 +1,8 @@
+"""The SAT backend: encodings as composable clause families, solved by PySAT's solvers."""
+
+from flowsat.sat.backend import DEFAULT_ENCODING, DEFAULT_SOLVER, encode, solve
+from flowsat.sat.oracle import SOLVERS
+
+OPTIONS = ("encoding", "solver")  # what `flowsat solve` may pass to solve()
+
+__all__ = ["DEFAULT_ENCODING", "DEFAULT_SOLVER", "OPTIONS", "SOLVERS", "encode", "solve"]

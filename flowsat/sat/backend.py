@@ -1,0 +1,117 @@
+"""The SAT backend: compile a puzzle to CNF, solve it with a PySAT solver, cut cycles, decode.
+
+Cycles detached from the dots satisfy the local clauses; each model is traced from the dots,
+the cells left over form cycles, each cycle is cut by a clause added to the same solver
+instance, and the solver runs again (incrementally: nothing is rebuilt or reloaded).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from flowsat.puzzle.model import Paths, Puzzle
+from flowsat.result import Result
+from flowsat.sat import cells, links
+from flowsat.sat.encoder import Encoder
+from flowsat.sat.oracle import Oracle, solver_name
+from flowsat.sat.spec import Spec, load_spec
+
+DEFAULT_ENCODING = "edges-binary"
+DEFAULT_SOLVER = "cadical195"
+
+
+class BrokenModel(AssertionError):
+    """A model whose links do not form paths from the dots: a bug in an encoding."""
+
+
+@dataclass
+class Encoding:
+    """A puzzle's CNF and the families that know how to read its models."""
+
+    spec: Spec
+    enc: Encoder
+    cells: object
+    links: links.DirTypes | links.Edges
+
+    @property
+    def clauses(self) -> list[list[int]]:
+        return self.enc.clauses
+
+
+def encode(puzzle: Puzzle, spec: Spec | str, allow_self_touch: bool = False) -> Encoding:
+    """The CNF of a puzzle under a named encoding (or a spec)."""
+    spec = load_spec(spec) if isinstance(spec, str) else spec
+    enc = Encoder(puzzle, spec.card)
+    cell_family = cells.FAMILIES[spec.cells](enc)
+    link_family = links.FAMILIES[spec.links](enc, cell_family, allow_self_touch)
+    return Encoding(spec, enc, cell_family, link_family)
+
+
+def solve(puzzle: Puzzle, *, allow_self_touch: bool = False, timeout: float | None = None,
+          encoding: str = DEFAULT_ENCODING, solver: str = DEFAULT_SOLVER) -> Result:
+    start = time.perf_counter()
+    deadline = None if timeout is None else start + timeout
+    name = solver_name(solver)
+    formula = encode(puzzle, encoding, allow_self_touch)
+    config = {"encoding": formula.spec.name, "solver": name}
+    stats = {"variables": formula.enc.top, "clauses": len(formula.clauses), "cycle_cuts": 0,
+             "rounds": 0, "encode_s": time.perf_counter() - start, "solve_s": 0.0}
+    with Oracle(name, formula.clauses) as sat:
+        while True:
+            t = time.perf_counter()
+            answer = sat.solve(deadline)
+            stats["solve_s"] += time.perf_counter() - t
+            stats["rounds"] += 1
+            if answer is not True:
+                break
+            model = sat.model()
+            paths, cycles = trace(formula.enc, formula.links.links(model))
+            if not cycles:
+                break
+            for cycle in cycles:
+                sat.add(formula.links.cut(cycle, model))
+            stats["cycle_cuts"] += len(cycles)
+        stats.update(sat.stats())
+    stats["total_s"] = time.perf_counter() - start
+    stats = {k: round(v, 6) if isinstance(v, float) else v for k, v in stats.items()}
+    if answer is None:
+        return Result("timeout", stats=stats, config=config)
+    if answer is False:
+        return Result("unsolvable", stats=stats, config=config)
+    return Result("solved", paths, stats=stats, config=config)
+
+
+def trace(enc: Encoder, linked: list[tuple[int, int]]) -> tuple[Paths, list[set[int]]]:
+    """The paths from each color's first dot, and the cycles: linked cells no path reaches."""
+    adjacent: list[list[int]] = [[] for _ in range(enc.size)]
+    for i, j in linked:
+        adjacent[i].append(j)
+        adjacent[j].append(i)
+    paths: Paths = {}
+    reached = set()
+    for color, (a, b) in enc.puzzle.dots.items():
+        path, prev, cur, end = [enc.index(a)], -1, enc.index(a), enc.index(b)
+        while cur != end:
+            ahead = [n for n in adjacent[cur] if n != prev]
+            if len(ahead) != 1 or ahead[0] in reached or len(path) > enc.size:
+                raise BrokenModel(f"{enc.puzzle.name}: path {color!r} breaks at {enc.cell(cur)}")
+            prev, cur = cur, ahead[0]
+            path.append(cur)
+        reached.update(path)
+        paths[color] = [enc.cell(i) for i in path]
+    return paths, components(adjacent, set(range(enc.size)) - reached)
+
+
+def components(adjacent: list[list[int]], cells: set[int]) -> list[set[int]]:
+    """The connected parts of a set of cells under the links."""
+    parts = []
+    while cells:
+        part, todo = set(), [cells.pop()]
+        while todo:
+            i = todo.pop()
+            part.add(i)
+            todo += [n for n in adjacent[i] if n in cells]
+            cells.difference_update(adjacent[i])
+        parts.append(part)
+    return parts

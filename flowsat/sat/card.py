@@ -1,0 +1,52 @@
+"""Cardinality constraints: the direct (pairwise) clauses, or any of PySAT's `pysat.card`."""
+
+from __future__ import annotations
+
+from functools import cache
+from itertools import combinations
+
+from pysat.card import CardEnc, EncType, UnsupportedBound
+from pysat.formula import IDPool
+
+# PySAT's pairwise encoding only knows bound 1; "pairwise" here is the direct binomial encoding
+# for any bound (one clause per subset), which is what small degree constraints want. PySAT's
+# bitwise and ladder encodings only know bound 1 too: other bounds use the direct encoding.
+PYSAT_METHODS = ("seqcounter", "sortnetwrk", "cardnetwrk", "bitwise", "ladder", "totalizer",
+                 "mtotalizer", "kmtotalizer")
+METHODS = ("pairwise", *PYSAT_METHODS)
+
+
+@cache
+def subsets(n: int, k: int) -> tuple[tuple[int, ...], ...]:
+    return tuple(combinations(range(n), k))
+
+
+def at_most(lits: list[int], k: int, method: str, pool: IDPool | None) -> list[list[int]]:
+    """Clauses saying at most k of lits are true."""
+    if k >= len(lits):
+        return []
+    if method == "pairwise" or k == 0:
+        return [[-lits[i] for i in subset] for subset in subsets(len(lits), k + 1)]
+    try:
+        return CardEnc.atmost(lits, k, vpool=pool, encoding=getattr(EncType, method)).clauses
+    except UnsupportedBound:
+        return at_most(lits, k, "pairwise", pool)
+
+
+def at_least(lits: list[int], k: int, method: str, pool: IDPool | None) -> list[list[int]]:
+    """Clauses saying at least k of lits are true."""
+    if k <= 0:
+        return []
+    if k > len(lits):
+        return [[]]
+    if method == "pairwise" or k == 1:
+        return [[lits[i] for i in subset] for subset in subsets(len(lits), len(lits) - k + 1)]
+    try:
+        return CardEnc.atleast(lits, k, vpool=pool, encoding=getattr(EncType, method)).clauses
+    except UnsupportedBound:
+        return at_least(lits, k, "pairwise", pool)
+
+
+def exactly(lits: list[int], k: int, method: str, pool: IDPool | None) -> list[list[int]]:
+    """Clauses saying exactly k of lits are true."""
+    return at_least(lits, k, method, pool) + at_most(lits, k, method, pool)

@@ -1,0 +1,127 @@
+"""Cell-state families: how a cell's color is represented in CNF.
+
+Every family offers the same small interface to the connection families:
+`same(i, j, lit)` adds clauses for lit -> color(i) == color(j), `differ(i, j, lit)` for
+lit -> color(i) != color(j), and `is_color(i, k)` gives a literal true iff cell i has color k.
+"""
+
+from __future__ import annotations
+
+from flowsat.sat.encoder import Encoder, Keys
+
+
+class OneHot:
+    """One variable per cell and color (2016): dots fixed by units, other cells exactly one."""
+
+    name = "onehot"
+
+    def __init__(self, enc: Encoder):
+        self.enc = enc
+        ncolors = len(enc.colors)
+        flat = enc.new_vars("color", Keys(enc.size * ncolors, lambda t: (
+            enc.cell(t // ncolors), enc.colors[t % ncolors])))
+        self.x = [flat[i:i + ncolors] for i in range(0, len(flat), ncolors)]
+        for i, row in enumerate(self.x):
+            k = enc.dot[i]
+            if k >= 0:
+                enc.clauses.append([row[k]])
+                enc.clauses += [[-x] for x in row if x != row[k]]
+            else:
+                enc.clauses.append(list(row))
+                enc.at_most(row, 1)
+
+    def same(self, i: int, j: int, lit: int) -> None:
+        self.enc.clauses += [c for a, b in zip(self.x[i], self.x[j], strict=True)
+                             for c in ([-lit, -a, b], [-lit, a, -b])]
+
+    def differ(self, i: int, j: int, lit: int) -> None:
+        self.enc.clauses += [[-lit, -a, -b] for a, b in zip(self.x[i], self.x[j], strict=True)]
+
+    def is_color(self, i: int, k: int) -> int:
+        return self.x[i][k]
+
+
+class Binary:
+    """ceil(log2 C) bits per cell holding the color's number; unused codes are forbidden.
+
+    Clauses touching a dot use its known code directly, so they need no auxiliary variables.
+    """
+
+    name = "binary"
+
+    def __init__(self, enc: Encoder):
+        self.enc = enc
+        self.nbits = nbits = max(1, (len(enc.colors) - 1).bit_length())
+        flat = enc.new_vars("bit", Keys(enc.size * nbits, lambda t: (enc.cell(t // nbits),
+                                                                     t % nbits)))
+        self.bits = [flat[i:i + nbits] for i in range(0, len(flat), nbits)]
+        self.codes = {i: self.code(i, k) for i, k in enumerate(enc.dot) if k >= 0}
+        self.diffs: dict[tuple[int, int], list[int]] = {}
+        self.equals: dict[tuple[int, int], int] = {}
+        enc.clauses += [[x] for code in self.codes.values() for x in code]
+        limit = at_most_code(list(range(1, nbits + 1)), len(enc.colors) - 1)
+        enc.clauses += [[bits[x - 1] if x > 0 else -bits[-x - 1] for x in clause]
+                        for i, bits in enumerate(self.bits) if enc.dot[i] < 0
+                        for clause in limit]
+
+    def code(self, i: int, k: int) -> list[int]:
+        """The literals that say cell i holds color k."""
+        return [b if k >> t & 1 else -b for t, b in enumerate(self.bits[i])]
+
+    def same(self, i: int, j: int, lit: int) -> None:
+        codes = self.codes
+        if i in codes and j in codes:
+            if self.enc.dot[i] != self.enc.dot[j]:
+                self.enc.clauses.append([-lit])
+        elif i in codes or j in codes:
+            k, other = (i, j) if i in codes else (j, i)
+            self.enc.clauses += [[-lit, x] for x in self.code(other, self.enc.dot[k])]
+        else:
+            self.enc.clauses += [c for a, b in zip(self.bits[i], self.bits[j], strict=True)
+                                 for c in ([-lit, -a, b], [-lit, a, -b])]
+
+    def differ(self, i: int, j: int, lit: int) -> None:
+        codes = self.codes
+        if i in codes and j in codes:
+            if self.enc.dot[i] == self.enc.dot[j]:
+                self.enc.clauses.append([-lit])
+        elif i in codes or j in codes:
+            k, other = (i, j) if i in codes else (j, i)
+            self.enc.clauses.append([-lit] + [-x for x in self.code(other, self.enc.dot[k])])
+        else:
+            self.enc.clauses.append([-lit, *self.diff_vars(i, j)])
+
+    def diff_vars(self, i: int, j: int) -> list[int]:
+        """One variable per bit that implies cells i and j differ in that bit (made once)."""
+        key = (min(i, j), max(i, j))
+        if key not in self.diffs:
+            enc = self.enc
+            cells = enc.cell(key[0]), enc.cell(key[1])
+            ds = enc.new_vars("differ", Keys(self.nbits, lambda t: (*cells, t)))
+            for d, a, b in zip(ds, self.bits[i], self.bits[j], strict=True):
+                enc.clauses += [[-d, a, b], [-d, -a, -b]]
+            self.diffs[key] = ds
+        return self.diffs[key]
+
+    def is_color(self, i: int, k: int) -> int:
+        """A variable defined as 'cell i has color k' (made once per cell and color)."""
+        if (i, k) not in self.equals:
+            enc, lits = self.enc, self.code(i, k)
+            y = enc.new_var("is", (enc.cell(i), enc.colors[k]))
+            enc.clauses += [[-y, x] for x in lits]
+            enc.clauses.append([y] + [-x for x in lits])
+            self.equals[i, k] = y
+        return self.equals[i, k]
+
+
+def at_most_code(bits: list[int], top: int) -> list[list[int]]:
+    """Clauses saying the number held in bits (least significant first) is at most top."""
+    clauses = []
+    for i, b in enumerate(bits):
+        if not top >> i & 1:  # a 1 here, with every higher bit as in top, would exceed top
+            clauses.append([-b] + [-bits[j] if top >> j & 1 else bits[j]
+                                   for j in range(i + 1, len(bits))])
+    return clauses
+
+
+FAMILIES = {"onehot": OneHot, "binary": Binary}

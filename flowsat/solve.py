@@ -1,0 +1,30 @@
+"""One interface to every backend: solve a puzzle, check the answer, return the result."""
+
+from __future__ import annotations
+
+import importlib
+import time
+from typing import Any
+
+from flowsat.checker import check
+from flowsat.puzzle.model import Puzzle
+from flowsat.result import Result, UsageError
+
+BACKENDS = {"sat": "flowsat.sat"}  # name -> module with solve(puzzle, *, ..., **options)
+
+
+def solve(puzzle: Puzzle, backend: str = "sat", *, allow_self_touch: bool = False,
+          timeout: float | None = None, **options: Any) -> Result:
+    """The backend's result for the puzzle; a solution that fails the checker raises."""
+    if backend not in BACKENDS:
+        raise UsageError(f"unknown backend {backend!r}; choose from {', '.join(BACKENDS)}")
+    start = time.perf_counter()
+    module = importlib.import_module(BACKENDS[backend])
+    for name in set(options) - set(module.OPTIONS):
+        raise UsageError(f"--{name.replace('_', '-')} does not apply to the {backend} backend")
+    result: Result = module.solve(puzzle, allow_self_touch=allow_self_touch, timeout=timeout,
+                                  **options)
+    if result.status == "solved":
+        check(puzzle, result.paths or {}, allow_self_touch)
+    result.stats.setdefault("total_s", round(time.perf_counter() - start, 6))
+    return result

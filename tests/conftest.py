@@ -1,0 +1,20 @@
+"""Shared fixtures: where the project's puzzles and the shared (other people's) data live."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PUZZLES = ROOT / "puzzles"
+SHARED = ROOT.parent / "shared"
+ZUCKER = SHARED / "puzzles" / "zucker"
+NUMBERLINK = SHARED / "puzzles" / "numberlink"
+REFERENCE = SHARED / "reference"
+
+needs_shared = pytest.mark.skipif(not ZUCKER.is_dir(), reason="../shared is not present")
+
+
+def zucker_files() -> list[Path]:
+    return sorted(ZUCKER.glob("*.txt")) if ZUCKER.is_dir() else []

@@ -1,0 +1,172 @@
+"""The SAT backend: the 2016 counts, solving, cycle cuts, rules, solvers, timeouts."""
+
+from __future__ import annotations
+
+import csv
+import time
+
+import pytest
+
+from flowsat.checker import problems
+from flowsat.puzzle import Puzzle, read_puzzles
+from flowsat.result import UsageError
+from flowsat.sat import backend, encode
+from flowsat.sat.backend import trace
+from flowsat.sat.encoder import Encoder
+from flowsat.sat.spec import builtin_specs
+from flowsat.solve import solve
+from tests.conftest import PUZZLES, REFERENCE, ZUCKER, needs_shared, zucker_files
+
+SELF_TOUCH = Puzzle.from_text("O.OG. / Y..YG / B.BR. / ...R. / .....")
+ENCODINGS = sorted(builtin_specs())
+
+
+def reference_rows() -> list[dict]:
+    path = REFERENCE / "zucker2016.csv"
+    return list(csv.DictReader(path.open())) if path.is_file() else []
+
+
+@needs_shared
+@pytest.mark.parametrize("row", reference_rows(), ids=lambda row: row["puzzle"])
+def test_zucker2016_reproduces_the_2016_counts(row):
+    (puzzle,) = read_puzzles(ZUCKER / row["puzzle"])
+    formula = encode(puzzle, "zucker2016")
+    assert formula.enc.top == int(row["sat2016_vars"])
+    assert len(formula.clauses) == int(row["sat2016_clauses_before_cycle_cuts"])
+
+
+@needs_shared
+@pytest.mark.parametrize("encoding", ENCODINGS)
+def test_the_2016_set(encoding):
+    for file in zucker_files():
+        (puzzle,) = read_puzzles(file)
+        result = solve(puzzle, encoding=encoding)
+        expected = "unsolvable" if file.name.startswith("unsolvable") else "solved"
+        assert result.status == expected, (file.name, result)
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+def test_project_puzzles(encoding):
+    files = sorted(PUZZLES.rglob("*.txt"))
+    for file in files:
+        for puzzle in read_puzzles(file):
+            result = solve(puzzle, encoding=encoding)
+            expected = "unsolvable" if "unsolvable" in file.parts else "solved"
+            assert result.status == expected, (puzzle.name, result)
+            if expected == "solved":
+                assert problems(puzzle, result.paths) == []
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+def test_self_touch_puzzle_both_ways(encoding):
+    assert solve(SELF_TOUCH, encoding=encoding).status == "unsolvable"
+    result = solve(SELF_TOUCH, encoding=encoding, allow_self_touch=True)
+    assert result.status == "solved"
+    assert problems(SELF_TOUCH, result.paths, allow_self_touch=True) == []
+    assert problems(SELF_TOUCH, result.paths) != []  # the answer does touch itself
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+def test_self_touch_mode_still_links_adjacent_dots_by_a_long_path(encoding):
+    puzzle = Puzzle.from_text("AA / ..")
+    assert solve(puzzle, encoding=encoding).status == "unsolvable"
+    result = solve(puzzle, encoding=encoding, allow_self_touch=True)
+    assert result.paths == {"A": [(0, 0), (1, 0), (1, 1), (0, 1)]}
+
+
+def test_trace_finds_the_paths_and_the_detached_cycles():
+    enc = Encoder(Puzzle.from_text("A...A / ..... / ..... / B...B"))
+    i = enc.index
+    row = [(i((0, c)), i((0, c + 1))) for c in range(4)]
+    ring = [(i((1, 1)), i((1, 2))), (i((1, 2)), i((2, 2))), (i((2, 2)), i((2, 1))),
+            (i((2, 1)), i((1, 1)))]
+    bottom = [(i((3, c)), i((3, c + 1))) for c in range(4)]
+    paths, cycles = trace(enc, row + ring + bottom)
+    assert paths == {"A": [(0, c) for c in range(5)], "B": [(3, c) for c in range(5)]}
+    assert sorted(map(sorted, cycles)) == sorted([
+        sorted(i(x) for x in [(1, 1), (1, 2), (2, 2), (2, 1)]),
+        [i((1, 0))], [i((1, 3))], [i((1, 4))], [i((2, 0))], [i((2, 3))], [i((2, 4))]])
+
+
+def test_edge_cut_asks_for_an_edge_out_of_the_cycle():
+    formula = encode(Puzzle.from_text("A...A / ..... / ..... / B...B"), "edges-binary")
+    enc, edges = formula.enc, formula.links
+    ring = {enc.index(x) for x in [(1, 1), (1, 2), (2, 2), (2, 1)]}
+    cut = edges.cut(ring, [])
+    assert len(cut) == 8 and all(v > 0 for v in cut)
+    assert {tuple(map(enc.cell, e)) for e, v in edges.index.items() if v in cut} == {
+        ((0, 1), (1, 1)), ((0, 2), (1, 2)), ((1, 0), (1, 1)), ((1, 2), (1, 3)),
+        ((2, 0), (2, 1)), ((2, 2), (2, 3)), ((2, 1), (3, 1)), ((2, 2), (3, 2))}
+
+
+@needs_shared
+def test_cycles_are_cut_on_one_incremental_solver(monkeypatch):
+    made = []
+    real = backend.Oracle
+
+    def counting(*args):
+        made.append(args[0])
+        return real(*args)
+
+    monkeypatch.setattr(backend, "Oracle", counting)
+    (puzzle,) = read_puzzles(ZUCKER / "jumbo_14x14_01.txt")
+    for encoding in ENCODINGS:
+        made.clear()
+        result = solve(puzzle, encoding=encoding)
+        assert result.status == "solved"
+        assert result.stats["cycle_cuts"] >= 1, encoding  # this puzzle invites cycles
+        assert result.stats["rounds"] >= 2
+        assert len(made) == 1  # one solver instance through every round
+
+
+@pytest.mark.parametrize("solver", ["cadical195", "glucose4", "glucose42", "minisat22",
+                                    "cd19", "g4", "lingeling", "kissat404"])
+def test_any_pysat_solver_by_name_or_alias(solver):
+    (puzzle,) = read_puzzles(PUZZLES / "examples" / "flow_9x9.txt")
+    result = solve(puzzle, solver=solver)
+    assert result.status == "solved"
+    assert result.config["solver"] in backend.solver_name(solver)
+
+
+def test_unknown_solver_and_encoding_are_usage_errors():
+    with pytest.raises(UsageError, match="unknown solver 'nope'"):
+        solve(SELF_TOUCH, solver="nope")
+    with pytest.raises(UsageError, match="unknown encoding 'nope'"):
+        solve(SELF_TOUCH, encoding="nope")
+    with pytest.raises(UsageError, match="cannot be stopped"):
+        solve(SELF_TOUCH, solver="lingeling", timeout=5)
+
+
+def test_encoding_from_a_spec_file(tmp_path):
+    spec = tmp_path / "mine.toml"
+    spec.write_text('summary = "x"\ncells = "onehot"\nlinks = "edges"\ncard = "ladder"\n')
+    result = solve(SELF_TOUCH, encoding=str(spec), allow_self_touch=True)
+    assert result.status == "solved" and result.config["encoding"] == "mine"
+    spec.write_text('summary = "x"\ncells = "hexagonal"\nlinks = "edges"\n')
+    with pytest.raises(UsageError, match="cells = 'hexagonal'; choose from"):
+        solve(SELF_TOUCH, encoding=str(spec))
+
+
+# A board one color must fill with a Hamiltonian path whose ends have the same checkerboard
+# color on an even board: unsolvable by parity, which takes CDCL solvers long to prove.
+PARITY = Puzzle(tuple(["A.A" + "." * 13] + ["." * 16] * 15))
+
+
+@pytest.mark.parametrize("solver", ["cadical195", "glucose4"])
+def test_timeout_stops_the_solver(solver):
+    start = time.perf_counter()
+    result = solve(PARITY, solver=solver, allow_self_touch=True, timeout=0.3)
+    took = time.perf_counter() - start
+    assert result.status == "timeout" and result.paths is None
+    assert took < 2.0
+
+
+def test_timeout_zero_gives_timeout_at_once():
+    assert solve(SELF_TOUCH, timeout=0).status == "timeout"
+
+
+def test_stats_are_reported():
+    result = solve(SELF_TOUCH, allow_self_touch=True)
+    for key in ("variables", "clauses", "cycle_cuts", "encode_s", "solve_s", "total_s",
+                "conflicts", "decisions"):
+        assert key in result.stats, key
