@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 from enum import StrEnum
 from pathlib import Path
@@ -119,6 +120,8 @@ def report_error(err: PuzzleError, fmt: Format, backend: str) -> None:
 
 
 def main() -> None:
+    if hasattr(signal, "SIGPIPE"):  # `flowsat ... | head` ends quietly, like other Unix tools
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     try:
         app()
     except KeyboardInterrupt:
