@@ -7,7 +7,7 @@ import time
 from typing import Any
 
 from flowsat.checker import check
-from flowsat.puzzle.model import Puzzle
+from flowsat.puzzle.model import Paths, Puzzle
 from flowsat.result import Result, UsageError
 
 BACKENDS = {"sat": "flowsat.sat"}  # name -> module with solve(puzzle, *, ..., **options)
@@ -28,3 +28,15 @@ def solve(puzzle: Puzzle, backend: str = "sat", *, allow_self_touch: bool = Fals
         check(puzzle, result.paths or {}, allow_self_touch)
     result.stats.setdefault("total_s", round(time.perf_counter() - start, 6))
     return result
+
+
+def solve_many(puzzle: Puzzle, limit: int, *, allow_self_touch: bool = False,
+               timeout: float | None = None, **options: Any) -> tuple[Result, list[Paths]]:
+    """Up to `limit` distinct solutions by SAT, every one checked (see `sat.backend.search`)."""
+    from flowsat.sat.backend import search
+
+    result, found = search(puzzle, limit, allow_self_touch=allow_self_touch, timeout=timeout,
+                           **options)
+    for paths in found:
+        check(puzzle, paths, allow_self_touch)
+    return result, found

@@ -14,7 +14,7 @@ from flowsat.sat import backend, encode
 from flowsat.sat.backend import trace
 from flowsat.sat.encoder import Encoder
 from flowsat.sat.spec import builtin_specs
-from flowsat.solve import solve
+from flowsat.solve import solve, solve_many
 from tests.conftest import PUZZLES, REFERENCE, ZUCKER, needs_shared, zucker_files
 
 SELF_TOUCH = Puzzle.from_text("O.OG. / Y..YG / B.BR. / ...R. / .....")
@@ -170,3 +170,17 @@ def test_stats_are_reported():
     for key in ("variables", "clauses", "cycle_cuts", "encode_s", "solve_s", "total_s",
                 "conflicts", "decisions"):
         assert key in result.stats, key
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+def test_two_solutions_are_found_and_one_is_proved_unique(encoding):
+    two = Puzzle.from_text("A..B / .BA. / .CC. / ....")
+    result, found = solve_many(two, 5, encoding=encoding)
+    assert len(found) == 2 and found[0] != found[1]
+    assert result.stats["solutions"] == 2 and result.stats["exhausted"]
+    assert all(problems(two, paths) == [] for paths in found)
+    result, found = solve_many(SELF_TOUCH, 2, encoding=encoding, allow_self_touch=True)
+    assert result.status == "solved"
+    result, found = solve_many(Puzzle.from_text("A.A / B.B"), 2, encoding=encoding)
+    assert len(found) == 1 and result.stats["exhausted"]
+    assert solve_many(SELF_TOUCH, 2, encoding=encoding)[0].status == "unsolvable"

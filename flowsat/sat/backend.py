@@ -50,6 +50,19 @@ def encode(puzzle: Puzzle, spec: Spec | str, allow_self_touch: bool = False) -> 
 
 def solve(puzzle: Puzzle, *, allow_self_touch: bool = False, timeout: float | None = None,
           encoding: str = DEFAULT_ENCODING, solver: str = DEFAULT_SOLVER) -> Result:
+    """A solution of the puzzle, or why there is none."""
+    return search(puzzle, 1, allow_self_touch=allow_self_touch, timeout=timeout,
+                  encoding=encoding, solver=solver)[0]
+
+
+def search(puzzle: Puzzle, limit: int, *, allow_self_touch: bool = False,
+           timeout: float | None = None, encoding: str = DEFAULT_ENCODING,
+           solver: str = DEFAULT_SOLVER) -> tuple[Result, list[Paths]]:
+    """Up to `limit` distinct solutions, each one blocked before the next is looked for.
+
+    With limit > 1 the stats say how many were found (`solutions`) and whether the search ran
+    out of solutions (`exhausted`), so that one solution and `exhausted` means it is unique.
+    """
     start = time.perf_counter()
     deadline = None if timeout is None else start + timeout
     name = solver_name(solver)
@@ -57,29 +70,42 @@ def solve(puzzle: Puzzle, *, allow_self_touch: bool = False, timeout: float | No
     config = {"encoding": formula.spec.name, "solver": name}
     stats = {"variables": formula.enc.top, "clauses": len(formula.clauses), "cycle_cuts": 0,
              "rounds": 0, "encode_s": time.perf_counter() - start, "solve_s": 0.0}
+    found: list[Paths] = []
     with Oracle(name, formula.clauses) as sat:
-        while True:
-            t = time.perf_counter()
-            answer = sat.solve(deadline)
-            stats["solve_s"] += time.perf_counter() - t
-            stats["rounds"] += 1
+        while len(found) < limit:
+            answer, paths, model = next_solution(formula, sat, deadline, stats)
             if answer is not True:
                 break
-            model = sat.model()
-            paths, cycles = trace(formula.enc, formula.links.links(model))
-            if not cycles:
-                break
-            for cycle in cycles:
-                sat.add(formula.links.cut(cycle, model))
-            stats["cycle_cuts"] += len(cycles)
+            found.append(paths)
+            if len(found) < limit:
+                sat.add(formula.links.block(model))
         stats.update(sat.stats())
+    if limit > 1:
+        stats.update(solutions=len(found), exhausted=answer is False)
     stats["total_s"] = time.perf_counter() - start
     stats = {k: round(v, 6) if isinstance(v, float) else v for k, v in stats.items()}
-    if answer is None:
-        return Result("timeout", stats=stats, config=config)
-    if answer is False:
-        return Result("unsolvable", stats=stats, config=config)
-    return Result("solved", paths, stats=stats, config=config)
+    status = "solved" if found else "timeout" if answer is None else "unsolvable"
+    return Result(status, found[0] if found else None, stats=stats, config=config), found
+
+
+def next_solution(formula: Encoding, sat: Oracle, deadline: float | None,
+                  stats: dict) -> tuple[bool | None, Paths | None, list[int] | None]:
+    """Solve, cutting the cycles of each model, until a model of paths only (True, its paths,
+    the model), no model (False) or the deadline (None)."""
+    while True:
+        t = time.perf_counter()
+        answer = sat.solve(deadline)
+        stats["solve_s"] += time.perf_counter() - t
+        stats["rounds"] += 1
+        if answer is not True:
+            return answer, None, None
+        model = sat.model()
+        paths, cycles = trace(formula.enc, formula.links.links(model))
+        if not cycles:
+            return True, paths, model
+        for cycle in cycles:
+            sat.add(formula.links.cut(cycle, model))
+        stats["cycle_cuts"] += len(cycles)
 
 
 def trace(enc: Encoder, linked: list[tuple[int, int]]) -> tuple[Paths, list[set[int]]]:

@@ -95,6 +95,11 @@ class DirTypes:
             found |= {(i, j) for i, j in self.enc.edges if dot[i] >= 0 and dot[i] == dot[j]}
         return sorted(found)
 
+    def block(self, model: Model) -> list[int]:
+        """A clause that rules out the model's links (its solution) and nothing else."""
+        return ([-v for types in self.types.values() for v, _, _ in types.values()
+                 if true(model, v)] + [-v for v in self.dot_links.values() if true(model, v)])
+
     def cut(self, cycle: set[int], model: Model) -> list[int]:
         """2016: forbid this combination of direction types on the cycle's cells."""
         return [-v for i in cycle for v, _, _ in self.types[i].values() if true(model, v)]
@@ -127,6 +132,10 @@ class Edges:
 
     def links(self, model: Model) -> list[tuple[int, int]]:
         return [edge for edge, e in zip(self.enc.edges, self.vars, strict=True) if true(model, e)]
+
+    def block(self, model: Model) -> list[int]:
+        """A clause that rules out the model's links (its solution) and nothing else."""
+        return [-e for e in self.vars if true(model, e)]
 
     def cut(self, cycle: set[int], model: Model) -> list[int]:
         """Cells without a dot cannot be closed off: some edge must leave the set."""
