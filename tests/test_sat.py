@@ -83,6 +83,8 @@ def test_trace_finds_the_paths_and_the_detached_cycles():
     bottom = [(i((3, c)), i((3, c + 1))) for c in range(4)]
     paths, cycles = trace(enc, row + ring + bottom)
     assert paths == {"A": [(0, c) for c in range(5)], "B": [(3, c) for c in range(5)]}
+    walk = next(c for c in cycles if len(c) == 4)
+    assert all(abs(a - b) in (1, enc.width) for a, b in zip(walk, walk[1:] + walk[:1], strict=True))
     assert sorted(map(sorted, cycles)) == sorted([
         sorted(i(x) for x in [(1, 1), (1, 2), (2, 2), (2, 1)]),
         [i((1, 0))], [i((1, 3))], [i((1, 4))], [i((2, 0))], [i((2, 3))], [i((2, 4))]])
@@ -91,7 +93,7 @@ def test_trace_finds_the_paths_and_the_detached_cycles():
 def test_edge_cut_asks_for_an_edge_out_of_the_cycle():
     formula = encode(Puzzle.from_text("A...A / ..... / ..... / B...B"), "edges-binary")
     enc, edges = formula.enc, formula.links
-    ring = {enc.index(x) for x in [(1, 1), (1, 2), (2, 2), (2, 1)]}
+    ring = [enc.index(x) for x in [(1, 1), (1, 2), (2, 2), (2, 1)]]
     cut = edges.cut(ring, [])
     assert len(cut) == 8 and all(v > 0 for v in cut)
     assert {tuple(map(enc.cell, e)) for e, v in edges.index.items() if v in cut} == {
@@ -184,3 +186,42 @@ def test_two_solutions_are_found_and_one_is_proved_unique(encoding):
     result, found = solve_many(Puzzle.from_text("A.A / B.B"), 2, encoding=encoding)
     assert len(found) == 1 and result.stats["exhausted"]
     assert solve_many(SELF_TOUCH, 2, encoding=encoding)[0].status == "unsolvable"
+
+
+class ScriptedOracle:
+    """Stands in for a solver: answers with the given models, then 'no model'."""
+
+    def __init__(self, models):
+        self.models, self.added = list(models), []
+
+    def solve(self, deadline=None):
+        return bool(self.models)
+
+    def model(self):
+        return self.models.pop(0)
+
+    def add(self, clause):
+        self.added.append(clause)
+
+
+def test_a_model_with_a_cycle_is_observed_then_cut():
+    formula = encode(Puzzle.from_text("A..A / .... / .... / B..B"), "edges-binary")
+    enc, edges = formula.enc, formula.links
+    on = {(enc.index(a), enc.index(b)) for a, b in [
+        ((0, 0), (0, 1)), ((0, 1), (0, 2)), ((0, 2), (0, 3)),  # A
+        ((3, 0), (3, 1)), ((3, 1), (3, 2)), ((3, 2), (3, 3)),  # B
+        ((1, 0), (1, 1)), ((1, 1), (1, 2)), ((1, 2), (1, 3)), ((1, 3), (2, 3)),  # the ring
+        ((2, 3), (2, 2)), ((2, 2), (2, 1)), ((2, 1), (2, 0)), ((2, 0), (1, 0))]}
+    true_edges = {edges.index[min(e), max(e)] for e in on}
+    model = [v if v in true_edges else -v for v in range(1, enc.top + 1)]
+    oracle, seen, stats = ScriptedOracle([model]), [], {"solve_s": 0, "rounds": 0,
+                                                        "cycle_cuts": 0}
+    answer, _, _ = backend.next_solution(formula, oracle, None, stats,
+                                         lambda *event: seen.append(event))
+    assert answer is False and stats == {"solve_s": stats["solve_s"], "rounds": 2,
+                                         "cycle_cuts": 1}
+    ((event, paths, cycles),) = seen
+    assert event == "model" and paths["A"] == [(0, c) for c in range(4)]
+    assert sorted(cycles[0]) == [(1, 0), (1, 1), (1, 2), (1, 3), (2, 0), (2, 1), (2, 2), (2, 3)]
+    assert oracle.added == [edges.cut([enc.index(c) for c in cycles[0]], model)]
+    assert len(oracle.added[0]) == 8  # four edges up, four edges down

@@ -8,15 +8,17 @@ instance, and the solver runs again (incrementally: nothing is rebuilt or reload
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from flowsat.puzzle.model import Paths, Puzzle
+from flowsat.puzzle.model import Cell, Paths, Puzzle
 from flowsat.result import Result
 from flowsat.sat import cells, links
 from flowsat.sat.encoder import Encoder
 from flowsat.sat.oracle import Oracle, solver_name
 from flowsat.sat.spec import Spec, load_spec
 
+Observer = Callable[[str, Paths, list[list[Cell]]], None]  # (event, paths, cycles)
 DEFAULT_ENCODING = "edges-binary"
 DEFAULT_SOLVER = "cadical195"
 
@@ -49,19 +51,23 @@ def encode(puzzle: Puzzle, spec: Spec | str, allow_self_touch: bool = False) -> 
 
 
 def solve(puzzle: Puzzle, *, allow_self_touch: bool = False, timeout: float | None = None,
-          encoding: str = DEFAULT_ENCODING, solver: str = DEFAULT_SOLVER) -> Result:
+          encoding: str = DEFAULT_ENCODING, solver: str = DEFAULT_SOLVER,
+          observe: Observer | None = None) -> Result:
     """A solution of the puzzle, or why there is none."""
     return search(puzzle, 1, allow_self_touch=allow_self_touch, timeout=timeout,
-                  encoding=encoding, solver=solver)[0]
+                  encoding=encoding, solver=solver, observe=observe)[0]
 
 
 def search(puzzle: Puzzle, limit: int, *, allow_self_touch: bool = False,
            timeout: float | None = None, encoding: str = DEFAULT_ENCODING,
-           solver: str = DEFAULT_SOLVER) -> tuple[Result, list[Paths]]:
+           solver: str = DEFAULT_SOLVER, observe: Observer | None = None
+           ) -> tuple[Result, list[Paths]]:
     """Up to `limit` distinct solutions, each one blocked before the next is looked for.
 
     With limit > 1 the stats say how many were found (`solutions`) and whether the search ran
     out of solutions (`exhausted`), so that one solution and `exhausted` means it is unique.
+    `observe("model", paths, cycles)` is called with each model that has cycles, before they
+    are cut (for animations).
     """
     start = time.perf_counter()
     deadline = None if timeout is None else start + timeout
@@ -73,7 +79,7 @@ def search(puzzle: Puzzle, limit: int, *, allow_self_touch: bool = False,
     found: list[Paths] = []
     with Oracle(name, formula.clauses) as sat:
         while len(found) < limit:
-            answer, paths, model = next_solution(formula, sat, deadline, stats)
+            answer, paths, model = next_solution(formula, sat, deadline, stats, observe)
             if answer is not True:
                 break
             found.append(paths)
@@ -88,8 +94,9 @@ def search(puzzle: Puzzle, limit: int, *, allow_self_touch: bool = False,
     return Result(status, found[0] if found else None, stats=stats, config=config), found
 
 
-def next_solution(formula: Encoding, sat: Oracle, deadline: float | None,
-                  stats: dict) -> tuple[bool | None, Paths | None, list[int] | None]:
+def next_solution(formula: Encoding, sat: Oracle, deadline: float | None, stats: dict,
+                  observe: Observer | None = None
+                  ) -> tuple[bool | None, Paths | None, list[int] | None]:
     """Solve, cutting the cycles of each model, until a model of paths only (True, its paths,
     the model), no model (False) or the deadline (None)."""
     while True:
@@ -103,13 +110,16 @@ def next_solution(formula: Encoding, sat: Oracle, deadline: float | None,
         paths, cycles = trace(formula.enc, formula.links.links(model))
         if not cycles:
             return True, paths, model
+        if observe:
+            observe("model", paths, [[formula.enc.cell(i) for i in c] for c in cycles])
         for cycle in cycles:
             sat.add(formula.links.cut(cycle, model))
         stats["cycle_cuts"] += len(cycles)
 
 
-def trace(enc: Encoder, linked: list[tuple[int, int]]) -> tuple[Paths, list[set[int]]]:
-    """The paths from each color's first dot, and the cycles: linked cells no path reaches."""
+def trace(enc: Encoder, linked: list[tuple[int, int]]) -> tuple[Paths, list[list[int]]]:
+    """The paths from each color's first dot, and the cycles (each in order along it): the
+    linked cells no path reaches."""
     adjacent: list[list[int]] = [[] for _ in range(enc.size)]
     for i, j in linked:
         adjacent[i].append(j)
@@ -129,15 +139,16 @@ def trace(enc: Encoder, linked: list[tuple[int, int]]) -> tuple[Paths, list[set[
     return paths, components(adjacent, set(range(enc.size)) - reached)
 
 
-def components(adjacent: list[list[int]], cells: set[int]) -> list[set[int]]:
-    """The connected parts of a set of cells under the links."""
+def components(adjacent: list[list[int]], cells: set[int]) -> list[list[int]]:
+    """The cells split into walks along the links; every cell off the paths has two links,
+    so each walk goes once around a whole cycle."""
     parts = []
     while cells:
-        part, todo = set(), [cells.pop()]
-        while todo:
-            i = todo.pop()
-            part.add(i)
-            todo += [n for n in adjacent[i] if n in cells]
-            cells.difference_update(adjacent[i])
+        cur = cells.pop()
+        part = [cur]
+        while ahead := [n for n in adjacent[cur] if n in cells]:
+            cur = ahead[0]
+            cells.discard(cur)
+            part.append(cur)
         parts.append(part)
     return parts

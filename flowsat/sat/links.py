@@ -100,7 +100,7 @@ class DirTypes:
         return ([-v for types in self.types.values() for v, _, _ in types.values()
                  if true(model, v)] + [-v for v in self.dot_links.values() if true(model, v)])
 
-    def cut(self, cycle: set[int], model: Model) -> list[int]:
+    def cut(self, cycle: list[int], model: Model) -> list[int]:
         """2016: forbid this combination of direction types on the cycle's cells."""
         return [-v for i in cycle for v, _, _ in self.types[i].values() if true(model, v)]
 
@@ -137,10 +137,11 @@ class Edges:
         """A clause that rules out the model's links (its solution) and nothing else."""
         return [-e for e in self.vars if true(model, e)]
 
-    def cut(self, cycle: set[int], model: Model) -> list[int]:
+    def cut(self, cycle: list[int], model: Model) -> list[int]:
         """Cells without a dot cannot be closed off: some edge must leave the set."""
+        inside = set(cycle)
         return [self.index[min(i, n), max(i, n)] for i in cycle
-                for n in self.enc.neighbors[i] if n not in cycle]
+                for n in self.enc.neighbors[i] if n not in inside]
 
 
 FAMILIES = {"dirtypes": DirTypes, "edges": Edges}
