@@ -104,13 +104,13 @@ def test_edge_cut_asks_for_an_edge_out_of_the_cycle():
 @needs_shared
 def test_cycles_are_cut_on_one_incremental_solver(monkeypatch):
     made = []
-    real = backend.Oracle
+    real = backend.open_oracle
 
     def counting(*args):
         made.append(args[0])
         return real(*args)
 
-    monkeypatch.setattr(backend, "Oracle", counting)
+    monkeypatch.setattr(backend, "open_oracle", counting)
     (puzzle,) = read_puzzles(ZUCKER / "jumbo_14x14_01.txt")
     for encoding in ENCODINGS:
         made.clear()
@@ -122,12 +122,15 @@ def test_cycles_are_cut_on_one_incremental_solver(monkeypatch):
 
 
 @pytest.mark.parametrize("solver", ["cadical195", "glucose4", "glucose42", "minisat22",
-                                    "cd19", "g4", "lingeling", "kissat404"])
-def test_any_pysat_solver_by_name_or_alias(solver):
+                                    "cd19", "g4", "lingeling", "kissat404", "pycosat"])
+def test_any_pysat_solver_by_name_or_alias_and_picosat(solver):
+    if solver == "pycosat":
+        pytest.importorskip("pycosat")
     (puzzle,) = read_puzzles(PUZZLES / "examples" / "flow_9x9.txt")
     result = solve(puzzle, solver=solver)
     assert result.status == "solved"
     assert result.config["solver"] in backend.solver_name(solver)
+    assert solve(SELF_TOUCH, solver=solver).status == "unsolvable"
 
 
 def test_unknown_solver_and_encoding_are_usage_errors():
@@ -154,8 +157,10 @@ def test_encoding_from_a_spec_file(tmp_path):
 PARITY = Puzzle(tuple(["A.A" + "." * 13] + ["." * 16] * 15))
 
 
-@pytest.mark.parametrize("solver", ["cadical195", "glucose4"])
+@pytest.mark.parametrize("solver", ["cadical195", "glucose4", "pycosat"])
 def test_timeout_stops_the_solver(solver):
+    if solver == "pycosat":
+        pytest.importorskip("pycosat")
     start = time.perf_counter()
     result = solve(PARITY, solver=solver, allow_self_touch=True, timeout=0.3)
     took = time.perf_counter() - start

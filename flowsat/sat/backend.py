@@ -15,7 +15,7 @@ from flowsat.puzzle.model import Cell, Paths, Puzzle
 from flowsat.result import Result
 from flowsat.sat import cells, links
 from flowsat.sat.encoder import Encoder
-from flowsat.sat.oracle import Oracle, solver_name
+from flowsat.sat.oracle import Oracle, Rebuilt, open_oracle, solver_name
 from flowsat.sat.spec import Spec, load_spec
 
 Observer = Callable[[str, Paths, list[list[Cell]]], None]  # (event, paths, cycles)
@@ -77,7 +77,7 @@ def search(puzzle: Puzzle, limit: int, *, allow_self_touch: bool = False,
     stats = {"variables": formula.enc.top, "clauses": len(formula.clauses), "cycle_cuts": 0,
              "rounds": 0, "encode_s": time.perf_counter() - start, "solve_s": 0.0}
     found: list[Paths] = []
-    with Oracle(name, formula.clauses) as sat:
+    with open_oracle(name, formula.clauses) as sat:
         while len(found) < limit:
             answer, paths, model = next_solution(formula, sat, deadline, stats, observe)
             if answer is not True:
@@ -94,7 +94,7 @@ def search(puzzle: Puzzle, limit: int, *, allow_self_touch: bool = False,
     return Result(status, found[0] if found else None, stats=stats, config=config), found
 
 
-def next_solution(formula: Encoding, sat: Oracle, deadline: float | None, stats: dict,
+def next_solution(formula: Encoding, sat: Oracle | Rebuilt, deadline: float | None, stats: dict,
                   observe: Observer | None = None
                   ) -> tuple[bool | None, Paths | None, list[int] | None]:
     """Solve, cutting the cycles of each model, until a model of paths only (True, its paths,

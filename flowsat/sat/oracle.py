@@ -1,11 +1,14 @@
-"""A PySAT solver behind one small interface: add clauses, solve before a deadline, read models.
+"""SAT solvers behind one small interface: add clauses, solve before a deadline, read models.
 
-It hides what the solvers differ in. MiniSat-family solvers are interrupted by a timer
-(`solve_limited` + `interrupt`); CaDiCaL cannot be interrupted in PySAT, so it runs in slices
-of a conflict budget sized to about a tenth of a second each, with the deadline checked between
-slices. Kissat is not incremental (a second solve or a clause added after solving aborts the
-process), so it is rebuilt with the added clauses for each round, and like Lingeling, which
-has no limits at all, it runs only without a deadline.
+`open_oracle(name, clauses)` gives a PySAT solver (`Oracle`) or, for `pycosat` (PicoSAT, as
+the 2016 program used it), a solver rebuilt from all clauses for every call (`Rebuilt`).
+
+The PySAT wrapper hides what those solvers differ in. MiniSat-family solvers are interrupted
+by a timer (`solve_limited` + `interrupt`); CaDiCaL cannot be interrupted in PySAT, so it runs
+in slices of a conflict budget sized to about a tenth of a second each, with the deadline
+checked between slices. Kissat is not incremental (a second solve or a clause added after
+solving aborts the process), so it is rebuilt with the added clauses for each round, and like
+Lingeling, which has no limits at all, it runs only without a deadline.
 """
 
 from __future__ import annotations
@@ -24,12 +27,23 @@ UNLIMITED = frozenset({"lingeling", "kissat404"})
 SLICE_S = 0.1
 
 
+OTHER_SOLVERS = ("pycosat",)
+
+
 def solver_name(name: str) -> str:
-    """PySAT's name for a solver, from its name or one of its aliases."""
+    """The canonical name of a solver, from its name or one of PySAT's aliases."""
+    if name in OTHER_SOLVERS:
+        return name
     for canonical in SOLVERS:
         if name == canonical or name in getattr(SolverNames, canonical):
             return canonical
-    raise UsageError(f"unknown solver {name!r}; choose from {', '.join(SOLVERS)}")
+    raise UsageError(f"unknown solver {name!r}; choose from "
+                     f"{', '.join(SOLVERS + OTHER_SOLVERS)}")
+
+
+def open_oracle(name: str, clauses: list[list[int]]) -> Oracle | Rebuilt:
+    name = solver_name(name)
+    return Rebuilt(name, clauses) if name in OTHER_SOLVERS else Oracle(name, clauses)
 
 
 class Oracle:
@@ -108,3 +122,50 @@ class Oracle:
         except (AttributeError, NotImplementedError):
             found = {}
         return {**found, "rebuilds": self.rebuilds} if self.rebuilds else found
+
+
+class Rebuilt:
+    """A solver without incremental use: every call solves all clauses from scratch.
+
+    `pycosat` (PicoSAT) works this way, as in the 2016 program. A deadline is kept by giving
+    PicoSAT a propagation limit that doubles from call to call, the clock checked between.
+    """
+
+    def __init__(self, name: str, clauses: list[list[int]]):
+        try:
+            import pycosat
+        except ImportError:
+            raise UsageError("solver pycosat needs the pycosat package: "
+                             "pip install 'flowsat[baselines]'") from None
+        self.name, self.pycosat = name, pycosat
+        self.clauses = clauses
+        self.added: list[list[int]] = []
+        self.calls = 0
+        self.last: list[int] = []
+
+    def __enter__(self) -> Rebuilt:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        pass
+
+    def add(self, clause: list[int]) -> None:
+        self.added.append(clause)
+
+    def solve(self, deadline: float | None = None) -> bool | None:
+        limit = 1_000_000
+        while deadline is None or time.perf_counter() < deadline:
+            self.calls += 1
+            answer = self.pycosat.solve(self.clauses + self.added,
+                                        prop_limit=0 if deadline is None else limit)
+            if answer != "UNKNOWN":
+                self.last = [] if answer == "UNSAT" else answer
+                return answer != "UNSAT"
+            limit *= 2
+        return None
+
+    def model(self) -> list[int]:
+        return self.last
+
+    def stats(self) -> dict[str, int]:
+        return {"rebuilds": self.calls}
