@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 from flowsat.puzzle.model import Cell, Paths, Puzzle
 from flowsat.result import Result
-from flowsat.sat import cells, links
+from flowsat.sat import cells, links, rules
+from flowsat.sat.cycles import order
 from flowsat.sat.encoder import Encoder
 from flowsat.sat.oracle import Oracle, Rebuilt, open_oracle, solver_name
 from flowsat.sat.spec import Spec, load_spec
@@ -29,25 +30,39 @@ class BrokenModel(AssertionError):
 
 @dataclass
 class Encoding:
-    """A puzzle's CNF and the families that know how to read its models."""
+    """A puzzle's CNF, the families that know how to read its models, and the variable that
+    switches the uniqueness rule on (0 when the encoding has none)."""
 
     spec: Spec
     enc: Encoder
     cells: object
     links: links.DirTypes | links.Edges
+    unique: int = 0
 
     @property
     def clauses(self) -> list[list[int]]:
         return self.enc.clauses
 
 
-def encode(puzzle: Puzzle, spec: Spec | str, allow_self_touch: bool = False) -> Encoding:
-    """The CNF of a puzzle under a named encoding (or a spec)."""
+def encode(puzzle: Puzzle, spec: Spec | str, allow_self_touch: bool = False,
+           unique: bool = True) -> Encoding:
+    """The CNF of a puzzle under a named encoding (or a spec); `unique=False` leaves the
+    uniqueness rule out even where the spec has it."""
     spec = load_spec(spec) if isinstance(spec, str) else spec
     enc = Encoder(puzzle, spec.card)
     cell_family = cells.FAMILIES[spec.cells](enc)
     link_family = links.FAMILIES[spec.links](enc, cell_family, allow_self_touch)
-    return Encoding(spec, enc, cell_family, link_family)
+    if spec.deduce:
+        enc.clauses += rules.deductions(enc, link_family, allow_self_touch)
+    if spec.cycles == "squares":
+        enc.clauses += rules.no_squares(enc, link_family)
+    elif spec.cycles == "order":
+        order(enc, link_family)
+    switch = 0
+    if spec.unique and unique and not allow_self_touch:
+        switch = enc.new_var("uniqueness rule on", True)
+        enc.clauses += rules.corner_rules(enc, link_family, switch)
+    return Encoding(spec, enc, cell_family, link_family, switch)
 
 
 def solve(puzzle: Puzzle, *, allow_self_touch: bool = False, timeout: float | None = None,
@@ -65,27 +80,36 @@ def search(puzzle: Puzzle, limit: int, *, allow_self_touch: bool = False,
     """Up to `limit` distinct solutions, each one blocked before the next is looked for.
 
     With limit > 1 the stats say how many were found (`solutions`) and whether the search ran
-    out of solutions (`exhausted`), so that one solution and `exhausted` means it is unique.
+    out of solutions (`exhausted`), so that one solution and `exhausted` means it is unique;
+    the uniqueness rule is then left out. Otherwise an encoding with the rule solves with it
+    first and, finding nothing, again without it; `route` in the stats says which answered.
     `observe("model", paths, cycles)` is called with each model that has cycles, before they
     are cut (for animations).
     """
     start = time.perf_counter()
     deadline = None if timeout is None else start + timeout
     name = solver_name(solver)
-    formula = encode(puzzle, encoding, allow_self_touch)
+    formula = encode(puzzle, encoding, allow_self_touch, unique=limit == 1)
     config = {"encoding": formula.spec.name, "solver": name}
     stats = {"variables": formula.enc.top, "clauses": len(formula.clauses), "cycle_cuts": 0,
              "rounds": 0, "encode_s": time.perf_counter() - start, "solve_s": 0.0}
+    assumptions = [formula.unique] if formula.unique else []
     found: list[Paths] = []
     with open_oracle(name, formula.clauses) as sat:
         while len(found) < limit:
-            answer, paths, model = next_solution(formula, sat, deadline, stats, observe)
+            answer, paths, model = next_solution(formula, sat, deadline, stats, observe,
+                                                 assumptions)
+            if answer is False and assumptions:  # the rule may not hold: try without it
+                assumptions = []
+                continue
             if answer is not True:
                 break
             found.append(paths)
             if len(found) < limit:
                 sat.add(formula.links.block(model))
         stats.update(sat.stats())
+    if formula.unique:
+        stats["route"] = "uniqueness rule" if assumptions else "complete"
     if limit > 1:
         stats.update(solutions=len(found), exhausted=answer is False)
     stats["total_s"] = time.perf_counter() - start
@@ -95,13 +119,13 @@ def search(puzzle: Puzzle, limit: int, *, allow_self_touch: bool = False,
 
 
 def next_solution(formula: Encoding, sat: Oracle | Rebuilt, deadline: float | None, stats: dict,
-                  observe: Observer | None = None
+                  observe: Observer | None = None, assumptions: list[int] = ()
                   ) -> tuple[bool | None, Paths | None, list[int] | None]:
     """Solve, cutting the cycles of each model, until a model of paths only (True, its paths,
     the model), no model (False) or the deadline (None)."""
     while True:
         t = time.perf_counter()
-        answer = sat.solve(deadline)
+        answer = sat.solve(deadline, assumptions)
         stats["solve_s"] += time.perf_counter() - t
         stats["rounds"] += 1
         if answer is not True:

@@ -1,13 +1,17 @@
 """Cell-state families: how a cell's color is represented in CNF.
 
-Every family offers the same small interface to the connection families:
-`same(i, j, lit)` adds clauses for lit -> color(i) == color(j), `differ(i, j, lit)` for
-lit -> color(i) != color(j), and `is_color(i, k)` gives a literal true iff cell i has color k.
+Every family offers the same small interface to the connection families, in batches (one
+call per family, not per pair, keeps the Python work per clause low):
+`same(pairs)` adds clauses for lit -> color(i) == color(j) for each (i, j, lit),
+`differ(pairs)` for lit -> color(i) != color(j), and `is_color(i, k)` gives a literal true
+iff cell i has color k.
 """
 
 from __future__ import annotations
 
 from flowsat.sat.encoder import Encoder, Keys
+
+Pairs = list[tuple[int, int, int]]  # (cell i, cell j, literal)
 
 
 class OneHot:
@@ -30,12 +34,15 @@ class OneHot:
                 enc.clauses.append(list(row))
                 enc.at_most(row, 1)
 
-    def same(self, i: int, j: int, lit: int) -> None:
-        self.enc.clauses += [c for a, b in zip(self.x[i], self.x[j], strict=True)
+    def same(self, pairs: Pairs) -> None:
+        x = self.x
+        self.enc.clauses += [c for i, j, lit in pairs for a, b in zip(x[i], x[j], strict=True)
                              for c in ([-lit, -a, b], [-lit, a, -b])]
 
-    def differ(self, i: int, j: int, lit: int) -> None:
-        self.enc.clauses += [[-lit, -a, -b] for a, b in zip(self.x[i], self.x[j], strict=True)]
+    def differ(self, pairs: Pairs) -> None:
+        x = self.x
+        self.enc.clauses += [[-lit, -a, -b] for i, j, lit in pairs
+                             for a, b in zip(x[i], x[j], strict=True)]
 
     def is_color(self, i: int, k: int) -> int:
         return self.x[i][k]
@@ -44,7 +51,8 @@ class OneHot:
 class Binary:
     """ceil(log2 C) bits per cell holding the color's number; unused codes are forbidden.
 
-    Clauses touching a dot use its known code directly, so they need no auxiliary variables.
+    Clauses touching a dot use its known code directly, so they need no auxiliary variables;
+    'differ' between two empty cells uses one variable per bit meaning 'differ in this bit'.
     """
 
     name = "binary"
@@ -68,28 +76,33 @@ class Binary:
         """The literals that say cell i holds color k."""
         return [b if k >> t & 1 else -b for t, b in enumerate(self.bits[i])]
 
-    def same(self, i: int, j: int, lit: int) -> None:
+    def split(self, pairs: Pairs) -> tuple[Pairs, Pairs, Pairs]:
+        """The pairs between two empty cells, between a dot (first) and a cell, between dots."""
         codes = self.codes
-        if i in codes and j in codes:
-            if self.enc.dot[i] != self.enc.dot[j]:
-                self.enc.clauses.append([-lit])
-        elif i in codes or j in codes:
-            k, other = (i, j) if i in codes else (j, i)
-            self.enc.clauses += [[-lit, x] for x in self.code(other, self.enc.dot[k])]
-        else:
-            self.enc.clauses += [c for a, b in zip(self.bits[i], self.bits[j], strict=True)
-                                 for c in ([-lit, -a, b], [-lit, a, -b])]
+        free, one, both = [], [], []
+        for i, j, lit in pairs:
+            if i in codes:
+                (both if j in codes else one).append((i, j, lit))
+            elif j in codes:
+                one.append((j, i, lit))
+            else:
+                free.append((i, j, lit))
+        return free, one, both
 
-    def differ(self, i: int, j: int, lit: int) -> None:
-        codes = self.codes
-        if i in codes and j in codes:
-            if self.enc.dot[i] == self.enc.dot[j]:
-                self.enc.clauses.append([-lit])
-        elif i in codes or j in codes:
-            k, other = (i, j) if i in codes else (j, i)
-            self.enc.clauses.append([-lit] + [-x for x in self.code(other, self.enc.dot[k])])
-        else:
-            self.enc.clauses.append([-lit, *self.diff_vars(i, j)])
+    def same(self, pairs: Pairs) -> None:
+        free, one, both = self.split(pairs)
+        bits, dot, clauses = self.bits, self.enc.dot, self.enc.clauses
+        clauses += [c for i, j, lit in free for a, b in zip(bits[i], bits[j], strict=True)
+                    for c in ([-lit, -a, b], [-lit, a, -b])]
+        clauses += [[-lit, x] for d, j, lit in one for x in self.code(j, dot[d])]
+        clauses += [[-lit] for i, j, lit in both if dot[i] != dot[j]]
+
+    def differ(self, pairs: Pairs) -> None:
+        free, one, both = self.split(pairs)
+        dot, clauses = self.enc.dot, self.enc.clauses
+        clauses += [[-lit, *self.diff_vars(i, j)] for i, j, lit in free]
+        clauses += [[-lit] + [-x for x in self.code(j, dot[d])] for d, j, lit in one]
+        clauses += [[-lit] for i, j, lit in both if dot[i] == dot[j]]
 
     def diff_vars(self, i: int, j: int) -> list[int]:
         """One variable per bit that implies cells i and j differ in that bit (made once)."""
@@ -98,8 +111,8 @@ class Binary:
             enc = self.enc
             cells = enc.cell(key[0]), enc.cell(key[1])
             ds = enc.new_vars("differ", Keys(self.nbits, lambda t: (*cells, t)))
-            for d, a, b in zip(ds, self.bits[i], self.bits[j], strict=True):
-                enc.clauses += [[-d, a, b], [-d, -a, -b]]
+            enc.clauses += [c for d, a, b in zip(ds, self.bits[i], self.bits[j], strict=True)
+                            for c in ([-d, a, b], [-d, -a, -b])]
             self.diffs[key] = ds
         return self.diffs[key]
 
@@ -124,4 +137,13 @@ def at_most_code(bits: list[int], top: int) -> list[list[int]]:
     return clauses
 
 
-FAMILIES = {"onehot": OneHot, "binary": Binary}
+class NoCells:
+    """No cell colors at all: for connection families that carry colors on their edges."""
+
+    name = "none"
+
+    def __init__(self, enc: Encoder):
+        self.enc = enc
+
+
+FAMILIES = {"onehot": OneHot, "binary": Binary, "none": NoCells}

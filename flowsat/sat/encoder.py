@@ -60,6 +60,13 @@ class Encoder:
     def new_var(self, kind: str, key: object) -> int:
         return self.new_vars(kind, (key,))[0]
 
+    def true(self) -> int:
+        """A variable fixed to true (made on first use)."""
+        if not hasattr(self, "_true"):
+            self._true = self.new_var("constant", True)
+            self.clauses.append([self._true])
+        return self._true
+
     def names(self) -> Iterator[tuple[int, str]]:
         """Each variable with what it stands for, e.g. (7, 'edge ((0, 0), (0, 1))')."""
         for first, kind, keys in self.blocks:

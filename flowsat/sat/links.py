@@ -1,16 +1,23 @@
 """Connection families: how the links between neighboring cells of one path are represented.
 
-Each family adds its clauses on top of a cell-state family (`cells.same` / `cells.differ`),
-reads the links of a model back (`links`), and cuts a cycle found in a model (`cut`).
+Each family adds its clauses on top of a cell-state family (`cells.same` / `cells.differ`)
+and answers what the other families and the solve loop ask of links:
+`links(model)` (the linked pairs of a model), `cut(cycle, model)` (a clause against a cycle),
+`block(model)` (a clause against the model's solution), `linked(i, j)` (literals whose OR
+says i and j are linked) and `corner(i, glyph)` (literals whose AND says cell i turns so).
 """
 
 from __future__ import annotations
 
+from itertools import combinations
+
+from flowsat.sat.cells import at_most_code
 from flowsat.sat.encoder import DOWN, LEFT, RIGHT, UP, Encoder, Keys
 
 # The 2016 direction types of a non-dot cell, each linking it to two neighbors.
 TYPES = {"─": (LEFT, RIGHT), "│": (UP, DOWN), "┘": (UP, LEFT), "└": (UP, RIGHT),
          "┐": (DOWN, LEFT), "┌": (DOWN, RIGHT)}
+CORNERS = ("┘", "└", "┐", "┌")
 
 Model = list[int]
 
@@ -42,12 +49,15 @@ class DirTypes:
                 tvars = enc.new_vars("type", [(enc.cell(i), glyph) for glyph in ends])
                 self.types[i] = {glyph: (v, *ab) for v, (glyph, ab) in zip(tvars, ends.items(),
                                                                           strict=True)}
-        self.dot_links = {}  # (i, j) -> var, for adjacent dots of one color (self-touch only)
+        self.dot_links: dict[tuple[int, int], int] = {}  # adjacent dots of one color (touch)
+        same, differ = [], []
         for i in range(enc.size):
             if enc.dot[i] >= 0:
                 self.add_dot(i, cells)
             else:
-                self.add_free(i, cells)
+                self.add_free(i, same, differ)
+        cells.same(same)
+        cells.differ(differ)
 
     def pointing_at(self, n: int, i: int) -> list[int]:
         """The type variables of non-dot cell n that link it to cell i."""
@@ -72,7 +82,7 @@ class DirTypes:
                 lits.append(self.dot_links[key])
         enc.exactly(lits, 1)
 
-    def add_free(self, i: int, cells) -> None:
+    def add_free(self, i: int, same: list, differ: list) -> None:
         enc, types = self.enc, self.types[i]
         tvars = [v for v, _, _ in types.values()]
         enc.clauses.append(tvars)
@@ -80,11 +90,25 @@ class DirTypes:
         for v, a, b in types.values():
             for n in enc.neighbors[i]:
                 if n in (a, b):
-                    cells.same(i, n, v)
+                    same.append((i, n, v))
                     if self.touch and enc.dot[n] < 0:  # links are mutual
                         enc.clauses.append([-v, *self.pointing_at(n, i)])
                 elif not self.touch:
-                    cells.differ(i, n, v)
+                    differ.append((i, n, v))
+
+    def linked(self, i: int, j: int) -> list[int]:
+        if self.enc.dot[i] < 0:
+            return self.pointing_at(i, j)
+        if self.enc.dot[j] < 0:
+            return self.pointing_at(j, i)
+        if self.enc.dot[i] != self.enc.dot[j]:
+            return []
+        key = (min(i, j), max(i, j))
+        return [self.dot_links[key]] if self.touch else [self.enc.true()]
+
+    def corner(self, i: int, glyph: str) -> list[int] | None:
+        found = self.types.get(i, {}).get(glyph)
+        return [found[0]] if found else None
 
     def links(self, model: Model) -> list[tuple[int, int]]:
         found = {(min(i, n), max(i, n)) for i, types in self.types.items()
@@ -119,19 +143,35 @@ class Edges:
         edges = enc.edges
         self.vars = enc.new_vars("edge", Keys(len(edges), lambda t: (enc.cell(edges[t][0]),
                                                                       enc.cell(edges[t][1]))))
-        incident: list[list[int]] = [[] for _ in range(enc.size)]
-        for (i, j), e in zip(enc.edges, self.vars, strict=True):
-            incident[i].append(e)
-            incident[j].append(e)
-            cells.same(i, j, e)
-            if not allow_self_touch:
-                cells.differ(i, j, -e)
-        for i, lits in enumerate(incident):
+        self.index = dict(zip(edges, self.vars, strict=True))
+        self.incident: list[list[int]] = [[] for _ in range(enc.size)]
+        for (i, j), e in self.index.items():
+            self.incident[i].append(e)
+            self.incident[j].append(e)
+        for i, lits in enumerate(self.incident):
             enc.exactly(lits, 1 if enc.dot[i] >= 0 else 2)
-        self.index = {edge: e for edge, e in zip(enc.edges, self.vars, strict=True)}
+        self.couple_colors(cells, allow_self_touch)
+
+    def couple_colors(self, cells, allow_self_touch: bool) -> None:
+        """Linked cells share a color; without self-touch, unlinked neighbors do not."""
+        cells.same([(i, j, e) for (i, j), e in self.index.items()])
+        if not allow_self_touch:
+            cells.differ([(i, j, -e) for (i, j), e in self.index.items()])
+
+    def edge(self, i: int, j: int) -> int:
+        return self.index[min(i, j), max(i, j)]
+
+    def linked(self, i: int, j: int) -> list[int]:
+        return [self.edge(i, j)]
+
+    def corner(self, i: int, glyph: str) -> list[int] | None:
+        if self.enc.dot[i] >= 0:
+            return None
+        ends = [self.enc.step(i, d) for d in TYPES[glyph]]
+        return None if None in ends else [self.edge(i, n) for n in ends]
 
     def links(self, model: Model) -> list[tuple[int, int]]:
-        return [edge for edge, e in zip(self.enc.edges, self.vars, strict=True) if true(model, e)]
+        return [edge for edge, e in self.index.items() if true(model, e)]
 
     def block(self, model: Model) -> list[int]:
         """A clause that rules out the model's links (its solution) and nothing else."""
@@ -140,8 +180,60 @@ class Edges:
     def cut(self, cycle: list[int], model: Model) -> list[int]:
         """Cells without a dot cannot be closed off: some edge must leave the set."""
         inside = set(cycle)
-        return [self.index[min(i, n), max(i, n)] for i in cycle
-                for n in self.enc.neighbors[i] if n not in inside]
+        return [self.edge(i, n) for i in cycle for n in self.enc.neighbors[i] if n not in inside]
 
 
-FAMILIES = {"dirtypes": DirTypes, "edges": Edges}
+class EdgeColors(Edges):
+    """Colors carried only along edges: ceil(log2 C) color bits on every edge, none on cells.
+
+    Two linked edges of a cell carry one color, an edge linked to a dot carries its color,
+    and (no self-touch) two cells side by side without a link have edges of different colors.
+    """
+
+    name = "edgecolors"
+
+    def couple_colors(self, cells, allow_self_touch: bool) -> None:
+        enc = self.enc
+        nbits = max(1, (len(enc.colors) - 1).bit_length())
+        self.bits = {}
+        for (i, j), e in self.index.items():
+            self.bits[e] = enc.new_vars("edge color", Keys(nbits, lambda t, i=i, j=j: (
+                enc.cell(i), enc.cell(j), t)))
+            enc.clauses += [[-e, *c] for c in at_most_code(self.bits[e], len(enc.colors) - 1)]
+        for i, incident in enumerate(self.incident):
+            if enc.dot[i] >= 0:
+                enc.clauses += [[-e, x] for e in incident for x in self.code(e, enc.dot[i])]
+            else:
+                enc.clauses += [[-f, -g, *c] for f, g in combinations(incident, 2)
+                                for a, b in zip(self.bits[f], self.bits[g], strict=True)
+                                for c in ([-a, b], [a, -b])]
+        if not allow_self_touch:
+            for (i, j), e in self.index.items():
+                self.touching(i, j, e)
+
+    def code(self, e: int, k: int) -> list[int]:
+        return [b if k >> t & 1 else -b for t, b in enumerate(self.bits[e])]
+
+    def touching(self, i: int, j: int, e: int) -> None:
+        """Unless e links i and j, the colors on their other linked edges differ."""
+        enc, dot = self.enc, self.enc.dot
+        others_i = [f for f in self.incident[i] if f != e]
+        others_j = [g for g in self.incident[j] if g != e]
+        if dot[i] >= 0 and dot[j] >= 0:
+            if dot[i] == dot[j]:
+                enc.clauses.append([e])
+        elif dot[i] >= 0 or dot[j] >= 0:
+            k, others = (dot[i], others_j) if dot[i] >= 0 else (dot[j], others_i)
+            enc.clauses += [[e, -g] + [-x for x in self.code(g, k)] for g in others]
+        else:
+            for f in others_i:
+                for g in others_j:
+                    ds = enc.new_vars("edge colors differ", Keys(len(self.bits[f]),
+                                                                 lambda t, f=f, g=g: (f, g, t)))
+                    enc.clauses += [c for d, a, b in zip(ds, self.bits[f], self.bits[g],
+                                                         strict=True)
+                                    for c in ([-d, a, b], [-d, -a, -b])]
+                    enc.clauses.append([e, -f, -g, *ds])
+
+
+FAMILIES = {"dirtypes": DirTypes, "edges": Edges, "edgecolors": EdgeColors}

@@ -74,37 +74,40 @@ class Oracle:
         if self.name not in NOT_INCREMENTAL:
             self.solver.add_clause(clause)
 
-    def solve(self, deadline: float | None = None) -> bool | None:
-        """True (a model), False (no model), or None when the deadline came first."""
+    def solve(self, deadline: float | None = None, assumptions: list[int] = ()
+              ) -> bool | None:
+        """True (a model), False (no model under the assumptions), or None when the deadline
+        came first."""
+        assumptions = list(assumptions)
         if self.name in NOT_INCREMENTAL and self.solver.get_status() is not None:
             self.solver.delete()
             self.solver = self._new()
             self.rebuilds += 1
         if deadline is None:
-            return self.solver.solve()
+            return self.solver.solve(assumptions=assumptions)
         if self.name in UNLIMITED:
             raise UsageError(f"solver {self.name} cannot be stopped: use it without --timeout")
         if self.name in BUDGETED:
-            return self._solve_in_slices(deadline)
-        return self._solve_until_interrupted(deadline)
+            return self._solve_in_slices(deadline, assumptions)
+        return self._solve_until_interrupted(deadline, assumptions)
 
-    def _solve_until_interrupted(self, deadline: float) -> bool | None:
+    def _solve_until_interrupted(self, deadline: float, assumptions: list[int]) -> bool | None:
         remaining = deadline - time.perf_counter()
         if remaining <= 0:
             return None
         timer = threading.Timer(remaining, self.solver.interrupt)
         timer.start()
         try:
-            return self.solver.solve_limited(expect_interrupt=True)
+            return self.solver.solve_limited(assumptions, expect_interrupt=True)
         finally:
             timer.cancel()
             self.solver.clear_interrupt()
 
-    def _solve_in_slices(self, deadline: float) -> bool | None:
+    def _solve_in_slices(self, deadline: float, assumptions: list[int]) -> bool | None:
         budget = 1000
         while (start := time.perf_counter()) < deadline:
             self.solver.conf_budget(budget)
-            answer = self.solver.solve_limited()
+            answer = self.solver.solve_limited(assumptions)
             if answer is not None:
                 return answer
             took = max(time.perf_counter() - start, 1e-4)
@@ -152,11 +155,13 @@ class Rebuilt:
     def add(self, clause: list[int]) -> None:
         self.added.append(clause)
 
-    def solve(self, deadline: float | None = None) -> bool | None:
+    def solve(self, deadline: float | None = None, assumptions: list[int] = ()
+              ) -> bool | None:
         limit = 1_000_000
+        units = [[x] for x in assumptions]
         while deadline is None or time.perf_counter() < deadline:
             self.calls += 1
-            answer = self.pycosat.solve(self.clauses + self.added,
+            answer = self.pycosat.solve(self.clauses + self.added + units,
                                         prop_limit=0 if deadline is None else limit)
             if answer != "UNKNOWN":
                 self.last = [] if answer == "UNSAT" else answer

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -11,11 +11,13 @@ from pathlib import Path
 from flowsat.result import UsageError
 
 CHOICES = {
-    "cells": ("onehot", "binary"),
-    "links": ("dirtypes", "edges"),
+    "cells": ("onehot", "binary", "none"),
+    "links": ("dirtypes", "edges", "edgecolors"),
     "card": ("pairwise", "seqcounter", "sortnetwrk", "cardnetwrk", "bitwise", "ladder",
              "totalizer", "mtotalizer", "kmtotalizer"),
-    "cycles": ("lazy",),
+    "cycles": ("lazy", "squares", "order"),
+    "deduce": (False, True),
+    "unique": (False, True),
 }
 
 
@@ -28,8 +30,18 @@ class Spec:
     cells: str
     links: str
     card: str = "pairwise"
-    cycles: str = "lazy"
+    cycles: str = "lazy"  # lazy cuts; squares: also no 2x2 cycle up front; order: eager
+    deduce: bool = False  # units for the links the board forces
+    unique: bool = False  # the uniqueness rule, with a fall-back to the complete encoding
     notes: str = ""
+
+    def problem(self) -> str | None:
+        """Why the choices do not fit together, if they do not."""
+        if (self.cells == "none") != (self.links == "edgecolors"):
+            return "cells = 'none' goes with links = 'edgecolors' and only with it"
+        if self.cycles == "order" and self.links == "dirtypes":
+            return "cycles = 'order' needs links = 'edges' or 'edgecolors'"
+        return None
 
 
 def builtin_specs() -> dict[str, Path]:
@@ -41,12 +53,30 @@ def builtin_specs() -> dict[str, Path]:
     return {Path(f.name).stem: Path(str(f)) for f in folder.iterdir() if f.name.endswith(".toml")}
 
 
-def load_spec(name_or_path: str) -> Spec:
-    """A spec by name (from `encodings/`) or from a TOML file's path."""
-    path = Path(name_or_path)
-    if path.suffix == ".toml" and path.is_file():
-        return read_spec(path)
-    return builtin_spec(name_or_path)
+def load_spec(name: str) -> Spec:
+    """A spec by name (from `encodings/`) or from a TOML file's path, with any changes after
+    '+': `edges-binary+card=ladder+unique=true` is edges-binary with those two choices."""
+    base, *changes = name.split("+")
+    path = Path(base)
+    spec = read_spec(path) if path.suffix == ".toml" and path.is_file() else builtin_spec(base)
+    if not changes:
+        return spec
+    values = {}
+    for change in changes:
+        family, _, value = change.partition("=")
+        options = CHOICES.get(family)
+        if options is None:
+            raise UsageError(f"encoding {name!r}: no family {family!r}; families are "
+                             f"{', '.join(CHOICES)}")
+        choice = next((o for o in options if str(o).lower() == value.lower()), None)
+        if choice is None:
+            raise UsageError(f"encoding {name!r}: {family} = {value!r}; choose from "
+                             f"{', '.join(str(o).lower() for o in options)}")
+        values[family] = choice
+    spec = replace(spec, name=f"{spec.name}+" + "+".join(changes), **values)
+    if spec.problem():
+        raise UsageError(f"encoding {name!r}: {spec.problem()}")
+    return spec
 
 
 @cache
@@ -74,6 +104,9 @@ def read_spec(path: Path) -> Spec:
         if value not in options:
             raise UsageError(f"{path}: {family} = {value!r}; choose from {', '.join(options)}")
     try:
-        return Spec(**data)
+        spec = Spec(**data)
     except TypeError as err:
         raise UsageError(f"{path}: {err}") from None
+    if spec.problem():
+        raise UsageError(f"{path}: {spec.problem()}")
+    return spec

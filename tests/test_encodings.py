@@ -1,0 +1,131 @@
+"""The clause families beyond 2016: deductions, squares, eager order, the uniqueness rule
+and its fall-back, colors on edges, and encodings changed on the command line."""
+
+from __future__ import annotations
+
+import pytest
+
+from flowsat.checker import problems
+from flowsat.puzzle import Puzzle, read_puzzles
+from flowsat.result import UsageError
+from flowsat.sat import backend, rules
+from flowsat.sat.backend import encode, search
+from flowsat.sat.spec import load_spec
+from flowsat.solve import solve
+from tests.conftest import PUZZLES, ZUCKER, needs_shared
+
+TWO = Puzzle.from_text("A..B / .BA. / .CC. / ....")  # two solutions
+FLOW9 = next(iter(read_puzzles(PUZZLES / "examples" / "flow_9x9.txt")))
+
+
+def edge_units(formula) -> dict[tuple, bool]:
+    """The edges fixed by unit clauses, by their cells."""
+    enc, edges = formula.enc, formula.links
+    by_var = {e: (enc.cell(i), enc.cell(j)) for (i, j), e in edges.index.items()}
+    return {by_var[abs(c[0])]: c[0] > 0 for c in formula.clauses
+            if len(c) == 1 and abs(c[0]) in by_var}
+
+
+def test_deductions_fix_what_the_board_forces():
+    puzzle = Puzzle.from_text("AB.. / A.C. / C.B.")
+    plain = edge_units(encode(puzzle, "edges-binary"))
+    fixed = edge_units(encode(puzzle, "edges-binary+deduce=true"))
+    assert plain.items() < fixed.items()  # a corner's exactly-2-of-2 gives units anyway
+    assert fixed[(0, 0), (0, 1)] is False  # two dots of different colors
+    assert fixed[(0, 2), (0, 3)] is True  # (0, 3) is an empty corner: it takes both its edges
+    assert fixed[(0, 3), (1, 3)] is True
+    assert fixed[(0, 0), (1, 0)] is True  # the dot A at (0, 0) has one link left
+    result = solve(puzzle, encoding="edges-binary+deduce=true")
+    assert result.status == "solved" and problems(puzzle, result.paths) == []
+
+
+def test_adjacent_dots_of_one_color_are_linked_only_without_self_touch():
+    puzzle = Puzzle.from_text("AA / ..")
+    no_touch = edge_units(encode(puzzle, "edges-binary+deduce=true"))
+    touch = edge_units(encode(puzzle, "edges-binary+deduce=true", allow_self_touch=True))
+    assert no_touch[(0, 0), (0, 1)] is True
+    assert touch[(0, 0), (0, 1)] is False  # the empty corners take both their edges
+
+
+def test_no_squares_forbids_every_2x2_ring_once():
+    formula = encode(Puzzle.from_text("A... / .... / ...A"), "edges-binary")
+    squares = rules.no_squares(formula.enc, formula.links)
+    assert len(squares) == 4  # six 2x2 squares, two of which hold a dot
+    assert all(len(c) == 4 and all(x < 0 for x in c) for c in squares)
+
+
+def test_corner_rule_clauses():
+    formula = encode(Puzzle.from_text("A.. / ... / ..A"), "edges-unique")
+    enc, edges, on = formula.enc, formula.links, formula.unique
+    clauses = [c for c in formula.clauses if -on in c]
+    e = edges.edge
+    i = enc.index
+    # ┌ at (0, 1): the cell inside, (1, 2), cannot turn ┌ (no right neighbor): never turn
+    assert sorted([-on, -e(i((0, 1)), i((0, 2))), -e(i((0, 1)), i((1, 1)))]) in map(
+        sorted, clauses)
+    # ┌ at (1, 1): the cell inside, (2, 2), is a dot: nothing to ask
+    assert not any(-e(i((1, 1)), i((1, 2))) in c and -e(i((1, 1)), i((2, 1))) in c
+                   for c in clauses)
+
+
+def test_a_run_with_the_uniqueness_rule_falls_back_when_it_finds_nothing(monkeypatch):
+    monkeypatch.setattr(rules, "corner_rules", lambda enc, links, on: [[-on]])  # never holds
+    result = solve(TWO, encoding="edges-unique")
+    assert result.status == "solved" and result.stats["route"] == "complete"
+    assert problems(TWO, result.paths) == []
+
+
+def test_uniqueness_rule_route_is_reported():
+    result = solve(TWO, encoding="edges-unique")
+    assert result.status == "solved" and problems(TWO, result.paths) == []
+    assert result.stats["route"] in ("uniqueness rule", "complete")
+    assert solve(FLOW9, encoding="edges-unique").stats["route"] == "uniqueness rule"
+    crossing = Puzzle.from_text("A.B / ... / B.A")
+    result = solve(crossing, encoding="edges-unique")
+    assert result.status == "unsolvable" and result.stats["route"] == "complete"
+
+
+def test_counting_solutions_leaves_the_uniqueness_rule_out():
+    result, found = search(TWO, 5, encoding="edges-unique")
+    assert len(found) == 2 and "route" not in result.stats
+
+
+def test_eager_order_never_needs_a_cut():
+    puzzle = Puzzle(tuple(["A" + "." * 6 + "A"] + ["." * 8] * 6 + ["B" + "." * 6 + "B"]))
+    lazy = solve(puzzle, encoding="edges-binary", allow_self_touch=True)
+    eager = solve(puzzle, encoding="edges-binary+cycles=order", allow_self_touch=True)
+    assert lazy.status == eager.status == "solved"
+    assert eager.stats["cycle_cuts"] == 0
+
+
+@needs_shared
+def test_eager_order_on_a_puzzle_that_invites_cycles():
+    (puzzle,) = read_puzzles(ZUCKER / "jumbo_14x14_01.txt")
+    result = solve(puzzle, encoding="edges-binary+cycles=order")
+    assert result.status == "solved" and result.stats["cycle_cuts"] == 0
+
+
+def test_colors_on_edges_only():
+    formula = encode(FLOW9, "edgecolors")
+    assert not any(kind in ("bit", "color") for _, kind, _ in formula.enc.blocks)
+    result = solve(FLOW9, encoding="edgecolors")
+    assert result.status == "solved" and problems(FLOW9, result.paths) == []
+
+
+def test_changes_to_a_named_encoding():
+    spec = load_spec("edges-binary+card=ladder+deduce=true")
+    assert (spec.name, spec.card, spec.deduce) == ("edges-binary+card=ladder+deduce=true",
+                                                   "ladder", True)
+    for bad, words in [("edges-binary+color=red", "no family 'color'"),
+                       ("edges-binary+card=fast", "card = 'fast'; choose from"),
+                       ("zucker2016+cycles=order", "needs links = 'edges'"),
+                       ("edges-binary+cells=none", "goes with links = 'edgecolors'")]:
+        with pytest.raises(UsageError, match=words):
+            load_spec(bad)
+
+
+@pytest.mark.parametrize("card", ["seqcounter", "ladder", "totalizer", "sortnetwrk"])
+def test_pysat_cardinality_encodings(card):
+    result = solve(FLOW9, encoding=f"zucker2016+card={card}")
+    assert result.status == "solved" and problems(FLOW9, result.paths) == []
+    assert result.stats["variables"] > backend.encode(FLOW9, "zucker2016").enc.top
