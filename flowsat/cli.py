@@ -8,18 +8,20 @@ import signal
 import sys
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 
 from flowsat import __version__
 from flowsat.puzzle import MAX_CELLS, Paths, Puzzle, PuzzleError, expand_paths, read_puzzles
-from flowsat.render.animate import DELAY, Replay
-from flowsat.render.pictures import Pictures, pictures
 from flowsat.render.text import draw, summary
 from flowsat.result import Result, UsageError, error_record, to_record
 from flowsat.solve import BACKENDS, takes
 from flowsat.solve import solve as solve_puzzle
+
+if TYPE_CHECKING:
+    from flowsat.render.animate import Replay
+    from flowsat.render.pictures import Pictures
 
 EXIT_STATUS = """Exit status: 0 every puzzle solved; 1 some puzzle unsolvable; 2 an input or usage
 error; 3 some puzzle hit a timeout or limit; 4 an internal error (an answer failed the checker,
@@ -82,18 +84,20 @@ def solve(
     fast: Annotated[bool, typer.Option("--fast", help="With --animate: four times faster.")
                     ] = False,
     delay: Annotated[float | None, typer.Option(
-        min=0, help=f"With --animate: seconds a search state stays on screen (default {DELAY}).")
+        min=0, help="With --animate: seconds a search state stays on screen (default 0.1).")
                      ] = None,
 ) -> None:
     options = {k: v for k, v in {"encoding": encoding, "solver": solver}.items() if v is not None}
     files = expand_paths(files) if files else []
     try:
         check_animation(animate, show_cycles or fast or delay is not None, fmt, backend)
-        pics = pictures(svg, png, files, max_cells)
+        pics = open_pictures(svg, png, files, max_cells)
     except UsageError as err:
         usage_error(err)
     replaying = animate and (sys.stdout.isatty() or color is True)
     color = sys.stdout.isatty() if color is None else color
+    if replaying:
+        from flowsat.render.animate import Replay
     worst = 0
     for file in files:
         for item in read_puzzles(file, max_cells):
@@ -101,8 +105,8 @@ def solve(
                 report_error(item, fmt, backend)
                 worst = max(worst, EXIT["input"])
                 continue
-            replay = Replay(item, delay=(DELAY if delay is None else delay) / (4 if fast else 1),
-                            color=color, show_cycles=show_cycles) if replaying else None
+            replay = Replay(item, delay=delay, fast=fast, color=color,
+                            show_cycles=show_cycles) if replaying else None
             result = run_one(item, backend, options, allow_self_touch, timeout, replay)
             solution = result.paths if result.status == "solved" else None
             if replay:
@@ -141,7 +145,7 @@ def show(
 
     files = expand_paths(files)
     try:
-        pics = pictures(svg, png, files, max_cells)
+        pics = open_pictures(svg, png, files, max_cells)
     except UsageError as err:
         usage_error(err)
     color = sys.stdout.isatty() if color is None else color
@@ -203,6 +207,16 @@ def check_animation(animate: bool, animate_options: bool, fmt: Format, backend: 
         raise UsageError("--animate draws text: it does not go with --format json")
     if animate and backend in BACKENDS and not takes(backend, "observe"):
         raise UsageError(f"--animate does not apply to the {backend} backend")
+
+
+def open_pictures(svg: Path | None, png: Path | None, files: list[str],
+                  max_cells: int) -> Pictures | None:
+    """The pictures asked for with --svg/--png, if any (see `render.pictures`)."""
+    if not (svg or png):
+        return None
+    from flowsat.render.pictures import pictures
+
+    return pictures(svg, png, files, max_cells)
 
 
 def save(pics: Pictures, puzzle: Puzzle, paths: Paths | None) -> None:

@@ -180,12 +180,14 @@ def test_png_pixels_show_each_path_in_its_color_and_nothing_between_paths():
     between = 0
     for (r, c), letter in owner.items():
         assert near(at(r + 0.5, c + 0.5), rgb[letter]), (r, c, letter)
-        if c + 1 < puzzle.width:  # the middle of the side it shares with its right neighbor
-            edge = at(r + 0.5, c + 1)
-            if "R" in linked[r, c]:
+        for side, (r2, c2) in (("R", (r, c + 1)), ("D", (r + 1, c))):
+            if (r2, c2) not in owner:
+                continue
+            edge = at((r + r2) / 2 + 0.5, (c + c2) / 2 + 0.5)  # the middle of their side
+            if side in linked[r, c]:
                 assert near(edge, rgb[letter])
-            elif owner[r, c + 1] != letter:
-                assert not near(edge, rgb[letter]) and not near(edge, rgb[owner[r, c + 1]])
+            elif owner[r2, c2] != letter:
+                assert not near(edge, rgb[letter]) and not near(edge, rgb[owner[r2, c2]])
                 between += 1
     assert between > 0
     for r, c in (cell for ends in puzzle.dots.values() for cell in ends):

@@ -41,9 +41,10 @@ class Replay:
     each of its paths hashes like a part of the solution's path for that color starting at
     one of its dots, and is then drawn as those parts."""
 
-    def __init__(self, puzzle: Puzzle, out: TextIO | None = None, delay: float = DELAY,
-                 color: bool = True, show_cycles: bool = False):
-        self.puzzle, self.out, self.delay = puzzle, out or sys.stdout, delay
+    def __init__(self, puzzle: Puzzle, out: TextIO | None = None, delay: float | None = None,
+                 fast: bool = False, color: bool = True, show_cycles: bool = False):
+        self.puzzle, self.out = puzzle, out or sys.stdout
+        self.delay = (DELAY if delay is None else delay) / (4 if fast else 1)
         self.color, self.show_cycles = color, show_cycles
         self.seen: list[Frame | tuple[str, array]] = []  # models, and hashed search states
         self.states = 0

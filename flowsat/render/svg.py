@@ -3,8 +3,6 @@ rounded pipes along the paths over a faint tint of their color."""
 
 from __future__ import annotations
 
-from xml.sax.saxutils import escape, quoteattr
-
 from flowsat.puzzle.model import Paths, Puzzle
 from flowsat.render.palette import BACKGROUND, hex_color, palette
 from flowsat.render.text import links
@@ -46,7 +44,7 @@ def svg(puzzle: Puzzle, paths: Paths | None = None, cell: float = 40,
             x, y = center(r, c)
             halves += [f"M{num(x)},{num(y)}l{num(dx * cell)},{num(dy * cell)}"
                        for dx, dy in map(HALF_STEPS.get, sorted(linked.get((r, c), ())))]
-        out.append(f'<path class="pipe" data-color={quoteattr(color)} stroke="{rgb[color]}" '
+        out.append(f'<path class="pipe" data-color="{color}" stroke="{rgb[color]}" '
                    f'stroke-width="{num(PIPE * cell)}" stroke-linecap="round" fill="none" '
                    f'd="{" ".join(halves)}"/>')
     for color, ends in puzzle.dots.items():
@@ -64,6 +62,10 @@ def grid_lines(puzzle: Puzzle, cell: float, pad: float) -> str:
     rows = (f"M{num(pad)},{num(pad + r * cell)}H{num(right)}" for r in range(puzzle.height + 1))
     cols = (f"M{num(pad + c * cell)},{num(pad)}V{num(bottom)}" for c in range(puzzle.width + 1))
     return " ".join((*rows, *cols))
+
+
+def escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def num(x: float) -> str:
