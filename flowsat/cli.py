@@ -34,6 +34,12 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=N
                        f"{EXIT_STATUS}")
 
 
+SvgTarget = Annotated[Path | None, typer.Option(
+    help="Write SVG pictures: a .svg file (one puzzle) or a folder.")]
+PngTarget = Annotated[Path | None, typer.Option(
+    help="Write PNG pictures (needs flowsat[png]): a .png file (one puzzle) or a folder.")]
+
+
 class Format(StrEnum):
     text = "text"
     json = "json"
@@ -71,11 +77,8 @@ def solve(
                      ] = False,
     max_cells: Annotated[int, typer.Option(min=1, help="Refuse boards with more cells.")
                          ] = MAX_CELLS,
-    svg: Annotated[Path | None, typer.Option(
-        help="Write SVG pictures: a .svg file (one puzzle) or a folder.")] = None,
-    png: Annotated[Path | None, typer.Option(
-        help="Write PNG pictures (needs flowsat[png]): a .png file (one puzzle) or a folder.")
-                   ] = None,
+    svg: SvgTarget = None,
+    png: PngTarget = None,
     animate: Annotated[bool, typer.Option(
         "--animate", help="Replay the solve in the terminal: the search states on the way to "
         "the solution, the SAT models with cycles.")] = False,
@@ -128,11 +131,8 @@ def show(
     solution: Annotated[Path | None, typer.Option(
         help="Results (JSON lines of flowsat solve --format json) to take the solutions from.")
                         ] = None,
-    svg: Annotated[Path | None, typer.Option(
-        help="Write SVG pictures: a .svg file (one puzzle) or a folder.")] = None,
-    png: Annotated[Path | None, typer.Option(
-        help="Write PNG pictures (needs flowsat[png]): a .png file (one puzzle) or a folder.")
-                   ] = None,
+    svg: SvgTarget = None,
+    png: PngTarget = None,
     color: Annotated[bool | None, typer.Option(
         "--color/--no-color", help="ANSI colors (default: when stdout is a terminal).")] = None,
     allow_self_touch: Annotated[bool, typer.Option(
@@ -155,12 +155,14 @@ def show(
     found, worst = by_puzzle(records), EXIT["input"] if errors else 0
     for file in files:
         for item in read_puzzles(file, max_cells):
+            if isinstance(item, PuzzleError):
+                typer.echo(str(item), err=True)
+                worst = EXIT["input"]
+                continue
             try:
-                if isinstance(item, PuzzleError):
-                    raise item
                 status, paths = (solution_of(found, item, str(solution), allow_self_touch)
                                  if solution else ("puzzle", None))
-            except (PuzzleError, RecordError) as err:
+            except RecordError as err:
                 typer.echo(str(err), err=True)
                 worst = EXIT["input"]
                 continue

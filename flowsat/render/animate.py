@@ -2,12 +2,12 @@
 
 A backend reports its progress through `observe(event, paths, cycles)`: the SAT backend each
 model with cycles before it cuts them ("model"), the best-first search each state it pops from
-its queue ("expand"). A `Replay` records them while the backend runs (so the replay slows
-neither the solve nor its timings) and plays them back afterwards: every state with cycles (a
-model cut on the way), and of the other states those on the way to the solution (every cell
-they fill agrees with it), in the order they came, each a little longer than the one before.
-Then it erases itself, leaving the screen to the usual output.
-"""
+its queue ("expand"; its paths run from a dot). A `Replay` records them while the backend runs
+(so the replay slows neither the solve nor its timings) and plays them back afterwards, in the
+order they came: every state with cycles (a model cut on the way), and of the other states
+those on the way to the solution (each path a part of the solution's, from one of its dots),
+each filling more cells than the one before. Then it erases itself, leaving the screen to the
+usual output."""
 
 from __future__ import annotations
 

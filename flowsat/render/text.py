@@ -51,8 +51,7 @@ def draw(puzzle: Puzzle, paths: Paths | None = None, color: bool = False,
             cell, last = (r, c), c + 1 == puzzle.width
             if cell in ring:
                 text = CYCLE_GLYPHS[frozenset(ring[cell])] + pad(ring[cell], "═", last)
-                line.append(f"{HIGHLIGHT}{text.rstrip()}{RESET}{text[len(text.rstrip()):]}"
-                            if color else text)
+                line.append(highlight(text) if color else text)
                 continue
             dirs = linked.get(cell, set())
             glyph = puzzle[cell] if puzzle[cell] != "." else GLYPHS.get(frozenset(dirs), "·")
@@ -70,6 +69,12 @@ def pad(dirs: set[str], line: str, last: bool) -> str:
 
 def paint(text: str, rgb: tuple[int, int, int]) -> str:
     return f"\x1b[38;2;{rgb[0]};{rgb[1]};{rgb[2]}m{text}{RESET}"
+
+
+def highlight(text: str) -> str:
+    """The text on a red background, but for a trailing space (no link to the right)."""
+    body = text.rstrip(" ")
+    return f"{HIGHLIGHT}{body}{RESET}{text[len(body):]}"
 
 
 def summary(puzzle: Puzzle, result, backend: str) -> str:
