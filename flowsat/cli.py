@@ -149,7 +149,11 @@ def show(
     except UsageError as err:
         usage_error(err)
     color = sys.stdout.isatty() if color is None else color
-    records, errors = read_records(solution) if solution else ([], [])
+    try:
+        records, errors = read_records(solution) if solution else ([], [])
+    except RecordError as err:
+        typer.echo(str(err), err=True)
+        raise typer.Exit(EXIT["input"]) from None
     for error in errors:
         typer.echo(str(error), err=True)
     found, worst = by_puzzle(records), EXIT["input"] if errors else 0

@@ -27,12 +27,13 @@ class RecordError(Exception):
 
 
 def read_records(path: str | Path) -> tuple[list[Record], list[RecordError]]:
-    """The records of a results file, and an error for each line that is not one."""
+    """The records of a results file, and an error for each line that is not one; a
+    RecordError if the file cannot be read."""
     try:
         lines = Path(path).read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as err:
         reason = getattr(err, "strerror", None) or "not UTF-8 text"
-        return [], [RecordError(f"{path}:1:1: cannot read: {reason}")]
+        raise RecordError(f"{path}:1:1: cannot read: {reason}") from None
     records, errors = [], []
     for n, line in enumerate(lines, 1):
         if not line.strip():

@@ -178,3 +178,19 @@ def test_show_to_a_picture(tmp_path):
     assert result.exit_code == 0 and result.stdout == ""
     root = ET.parse(tmp_path / "board.svg").getroot()
     assert len(root.findall("{http://www.w3.org/2000/svg}circle")) == 16
+
+
+def test_puzzle_files_of_the_same_name_get_distinct_pictures(tmp_path):
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "board.txt").write_text("A.A\nB.B\n")
+    result = run("show", "--svg", str(tmp_path / "out"), str(tmp_path / "a"), str(tmp_path / "b"))
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["board.svg", "board_2.svg"]
+
+
+def test_show_with_a_missing_results_file_says_so_in_one_line(tmp_path):
+    missing = tmp_path / "none.jsonl"
+    result = run("show", "--solution", str(missing), FLOW5)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == f"{missing}:1:1: cannot read: No such file or directory\n"
