@@ -194,3 +194,13 @@ def test_show_with_a_missing_results_file_says_so_in_one_line(tmp_path):
     result = run("show", "--solution", str(missing), FLOW5)
     assert result.exit_code == 2 and result.stdout == ""
     assert result.stderr == f"{missing}:1:1: cannot read: No such file or directory\n"
+
+
+def test_animate_needs_a_backend_that_reports_its_progress(monkeypatch):
+    module = types.ModuleType("flowsat_test_silent")
+    module.OPTIONS, module.solve = (), solve_module.solve
+    monkeypatch.setitem(sys.modules, module.__name__, module)
+    monkeypatch.setitem(solve_module.BACKENDS, "silent", module.__name__)
+    result = run("solve", "--backend", "silent", "--animate", FLOW5)
+    assert result.exit_code == 2
+    assert result.stderr == "flowsat: error: --animate does not apply to the silent backend\n"
