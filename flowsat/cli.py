@@ -8,16 +8,20 @@ import signal
 import sys
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 
 from flowsat import __version__
-from flowsat.puzzle import MAX_CELLS, Puzzle, PuzzleError, expand_paths, read_puzzles
+from flowsat.puzzle import MAX_CELLS, Paths, Puzzle, PuzzleError, expand_paths, read_puzzles
 from flowsat.render.text import draw, summary
 from flowsat.result import Result, UsageError, error_record, to_record
-from flowsat.solve import BACKENDS
+from flowsat.solve import BACKENDS, takes
 from flowsat.solve import solve as solve_puzzle
+
+if TYPE_CHECKING:
+    from flowsat.render.animate import Replay
+    from flowsat.render.pictures import Pictures
 
 EXIT_STATUS = """Exit status: 0 every puzzle solved; 1 some puzzle unsolvable; 2 an input or usage
 error; 3 some puzzle hit a timeout or limit; 4 an internal error (an answer failed the checker,
@@ -28,6 +32,12 @@ EXIT = {"solved": 0, "unsolvable": 1, "input": 2, "timeout": 3, "limit": 3, "int
 app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
                   help=f"Solve Flow Free / Numberlink puzzles by SAT or best-first search.\n\n"
                        f"{EXIT_STATUS}")
+
+
+SvgTarget = Annotated[Path | None, typer.Option(
+    help="Write SVG pictures: a .svg file (one puzzle) or a folder.")]
+PngTarget = Annotated[Path | None, typer.Option(
+    help="Write PNG pictures (needs flowsat[png]): a .png file (one puzzle) or a folder.")]
 
 
 class Format(StrEnum):
@@ -67,29 +77,112 @@ def solve(
                      ] = False,
     max_cells: Annotated[int, typer.Option(min=1, help="Refuse boards with more cells.")
                          ] = MAX_CELLS,
+    svg: SvgTarget = None,
+    png: PngTarget = None,
+    animate: Annotated[bool, typer.Option(
+        "--animate", help="Replay the solve in the terminal: the search states on the way to "
+        "the solution, the SAT models with cycles.")] = False,
+    show_cycles: Annotated[bool, typer.Option(
+        "--show-cycles", help="With --animate: draw the cycles of each SAT model.")] = False,
+    fast: Annotated[bool, typer.Option("--fast", help="With --animate: four times faster.")
+                    ] = False,
+    delay: Annotated[float | None, typer.Option(
+        min=0, help="With --animate: seconds a search state stays on screen (default 0.1).")
+                     ] = None,
 ) -> None:
     options = {k: v for k, v in {"encoding": encoding, "solver": solver}.items() if v is not None}
+    files = expand_paths(files) if files else []
+    try:
+        check_animation(animate, show_cycles or fast or delay is not None, fmt, backend)
+        pics = open_pictures(svg, png, files, max_cells)
+    except UsageError as err:
+        usage_error(err)
+    replaying = animate and (sys.stdout.isatty() or color is True)
     color = sys.stdout.isatty() if color is None else color
+    if replaying:
+        from flowsat.render.animate import Replay
     worst = 0
-    for file in expand_paths(files) if files else []:
+    for file in files:
         for item in read_puzzles(file, max_cells):
             if isinstance(item, PuzzleError):
                 report_error(item, fmt, backend)
                 worst = max(worst, EXIT["input"])
                 continue
-            result = run_one(item, backend, options, allow_self_touch, timeout)
+            replay = Replay(item, delay=delay, fast=fast, color=color,
+                            show_cycles=show_cycles) if replaying else None
+            result = run_one(item, backend, options, allow_self_touch, timeout, replay)
+            solution = result.paths if result.status == "solved" else None
+            if replay:
+                replay.play(solution)
             emit(item, result, backend, fmt, color, quiet)
+            if pics:
+                save(pics, item, solution)
             kind = "internal" if result.status == "error" else result.status
             worst = max(worst, EXIT[kind])
     raise typer.Exit(worst)
 
 
+@app.command(help="Draw puzzles in the terminal, or as pictures with --svg/--png: the unsolved "
+             "boards, or their solutions from the output of `flowsat solve --format json`.\n\n"
+             "Exit status: 0 every puzzle drawn; 2 an input or usage error (a puzzle or a result "
+             "that cannot be read, a puzzle without a result, a solution that fails the checker).")
+def show(
+    files: Annotated[list[Path], typer.Argument(help="Puzzle files or folders.")],
+    solution: Annotated[Path | None, typer.Option(
+        help="Results (JSON lines of flowsat solve --format json) to take the solutions from.")
+                        ] = None,
+    svg: SvgTarget = None,
+    png: PngTarget = None,
+    color: Annotated[bool | None, typer.Option(
+        "--color/--no-color", help="ANSI colors (default: when stdout is a terminal).")] = None,
+    allow_self_touch: Annotated[bool, typer.Option(
+        "--allow-self-touch", help="Check solutions with paths that touch themselves allowed.")
+                                ] = False,
+    max_cells: Annotated[int, typer.Option(min=1, help="Refuse boards with more cells.")
+                         ] = MAX_CELLS,
+) -> None:
+    from flowsat.records import RecordError, by_puzzle, read_records, solution_of
+
+    files = expand_paths(files)
+    try:
+        pics = open_pictures(svg, png, files, max_cells)
+    except UsageError as err:
+        usage_error(err)
+    color = sys.stdout.isatty() if color is None else color
+    try:
+        records, errors = read_records(solution) if solution else ([], [])
+    except RecordError as err:
+        typer.echo(str(err), err=True)
+        raise typer.Exit(EXIT["input"]) from None
+    for error in errors:
+        typer.echo(str(error), err=True)
+    found, worst = by_puzzle(records), EXIT["input"] if errors else 0
+    for file in files:
+        for item in read_puzzles(file, max_cells):
+            if isinstance(item, PuzzleError):
+                typer.echo(str(item), err=True)
+                worst = EXIT["input"]
+                continue
+            try:
+                status, paths = (solution_of(found, item, str(solution), allow_self_touch)
+                                 if solution else ("puzzle", None))
+            except RecordError as err:
+                typer.echo(str(err), err=True)
+                worst = EXIT["input"]
+                continue
+            if pics:
+                save(pics, item, paths)
+            else:
+                typer.echo(f"{item.name}: {status}\n{draw(item, paths, color)}\n", color=color)
+    raise typer.Exit(worst)
+
+
 def run_one(puzzle: Puzzle, backend: str, options: dict, allow_self_touch: bool,
-            timeout: float | None) -> Result:
+            timeout: float | None, observe: Replay | None = None) -> Result:
     """The checked result, or an `error` result naming the bug; usage errors end the run."""
     try:
         return solve_puzzle(puzzle, backend, allow_self_touch=allow_self_touch,
-                            timeout=timeout, **options)
+                            timeout=timeout, **options, **({"observe": observe} if observe else {}))
     except UsageError as err:
         typer.echo(f"flowsat: error: {err}", err=True)
         raise typer.Exit(EXIT["input"]) from None
@@ -110,6 +203,39 @@ def emit(puzzle: Puzzle, result: Result, backend: str, fmt: Format, color: bool,
         if result.status == "solved" and not quiet:
             typer.echo(draw(puzzle, result.paths, color) + "\n", color=color)
     sys.stdout.flush()
+
+
+def check_animation(animate: bool, animate_options: bool, fmt: Format, backend: str) -> None:
+    """A UsageError for options that do not go together with --animate or without it."""
+    if animate_options and not animate:
+        raise UsageError("--show-cycles, --fast and --delay go with --animate")
+    if animate and fmt is Format.json:
+        raise UsageError("--animate draws text: it does not go with --format json")
+    if animate and backend in BACKENDS and not takes(backend, "observe"):
+        raise UsageError(f"--animate does not apply to the {backend} backend")
+
+
+def open_pictures(svg: Path | None, png: Path | None, files: list[str],
+                  max_cells: int) -> Pictures | None:
+    """The pictures asked for with --svg/--png, if any (see `render.pictures`)."""
+    if not (svg or png):
+        return None
+    from flowsat.render.pictures import pictures
+
+    return pictures(svg, png, files, max_cells)
+
+
+def save(pics: Pictures, puzzle: Puzzle, paths: Paths | None) -> None:
+    """Write the puzzle's pictures; a file that cannot be written ends the run."""
+    try:
+        pics.save(puzzle, paths)
+    except UsageError as err:
+        usage_error(err)
+
+
+def usage_error(err: UsageError | str) -> NoReturn:
+    typer.echo(f"flowsat: error: {err}", err=True)
+    raise typer.Exit(EXIT["input"])
 
 
 def report_error(err: PuzzleError, fmt: Format, backend: str) -> None:

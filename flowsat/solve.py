@@ -40,3 +40,8 @@ def solve_many(puzzle: Puzzle, limit: int, *, allow_self_touch: bool = False,
     for paths in found:
         check(puzzle, paths, allow_self_touch)
     return result, found
+
+
+def takes(backend: str, option: str) -> bool:
+    """Whether the backend's solve() takes the option."""
+    return option in importlib.import_module(BACKENDS[backend]).OPTIONS
