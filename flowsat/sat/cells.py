@@ -100,21 +100,23 @@ class Binary:
     def differ(self, pairs: Pairs) -> None:
         free, one, both = self.split(pairs)
         dot, clauses = self.enc.dot, self.enc.clauses
-        clauses += [[-lit, *self.diff_vars(i, j)] for i, j, lit in free]
+        self.make_diffs([(min(i, j), max(i, j)) for i, j, _ in free])
+        diffs = self.diffs
+        clauses += [[-lit, *diffs[min(i, j), max(i, j)]] for i, j, lit in free]
         clauses += [[-lit] + [-x for x in self.code(j, dot[d])] for d, j, lit in one]
         clauses += [[-lit] for i, j, lit in both if dot[i] == dot[j]]
 
-    def diff_vars(self, i: int, j: int) -> list[int]:
-        """One variable per bit that implies cells i and j differ in that bit (made once)."""
-        key = (min(i, j), max(i, j))
-        if key not in self.diffs:
-            enc = self.enc
-            cells = enc.cell(key[0]), enc.cell(key[1])
-            ds = enc.new_vars("differ", Keys(self.nbits, lambda t: (*cells, t)))
-            enc.clauses += [c for d, a, b in zip(ds, self.bits[i], self.bits[j], strict=True)
+    def make_diffs(self, pairs: list[tuple[int, int]]) -> None:
+        """For each new pair of cells, one variable per bit that implies they differ there."""
+        new = list(dict.fromkeys(p for p in pairs if p not in self.diffs))
+        enc, nbits, bits = self.enc, self.nbits, self.bits
+        flat = enc.new_vars("differ", Keys(len(new) * nbits, lambda t: (
+            *map(enc.cell, new[t // nbits]), t % nbits)))
+        for n, (i, j) in enumerate(new):
+            ds = flat[n * nbits:(n + 1) * nbits]
+            self.diffs[i, j] = ds
+            enc.clauses += [c for d, a, b in zip(ds, bits[i], bits[j], strict=True)
                             for c in ([-d, a, b], [-d, -a, -b])]
-            self.diffs[key] = ds
-        return self.diffs[key]
 
     def is_color(self, i: int, k: int) -> int:
         """A variable defined as 'cell i has color k' (made once per cell and color)."""

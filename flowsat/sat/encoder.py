@@ -29,8 +29,7 @@ class Encoder:
         for k, ends in enumerate(puzzle.dots.values()):
             for cell in ends:
                 self.dot[self.index(cell)] = k
-        self.neighbors = [[self.index(n) for n in puzzle.neighbors(self.cell(i))]
-                          for i in range(self.size)]
+        self.neighbors = [self._neighbors(i) for i in range(self.size)]
         self.edges = [(i, j) for i in range(self.size) for j in self.neighbors[i] if i < j]
         self.top = 0
         self.blocks: list[tuple[int, str, Sequence[object]]] = []  # (first var, kind, keys)
@@ -42,6 +41,13 @@ class Encoder:
 
     def cell(self, i: int) -> Cell:
         return divmod(i, self.width)
+
+    def _neighbors(self, i: int) -> list[int]:
+        """The cells next to cell i: up, down, left, right (as `Puzzle.neighbors`)."""
+        r, c = divmod(i, self.width)
+        return ([i - self.width] if r else []) + ([i + self.width] if r + 1 < self.height
+                                                   else []) + (
+            [i - 1] if c else []) + ([i + 1] if c + 1 < self.width else [])
 
     def step(self, i: int, direction: tuple[int, int]) -> int | None:
         """The neighbor of cell i in a direction, or None off the board."""
