@@ -15,6 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import os
+TIE = int(os.environ.get("TIE", "1"))
 CHECK_EVERY = 256  # expansions between looks at the clock and the memory estimate
 MB = 1 << 20
 
@@ -47,7 +49,9 @@ def best_first(problem: Any, *, breadth_first: bool = False, max_nodes: int | No
             stats["max_queue"] = max(stats["max_queue"], len(queue))
             stop = limit_reached(stats, len(queue), node_bytes, max_nodes, max_memory, deadline)
             if stop:
-                return Outcome("timeout" if stop == "timeout" else "limit", None, stats, stop)
+                if stop == "timeout":
+                    return Outcome("timeout", None, stats)
+                return Outcome("limit", None, stats, stop)
         state = queue.popleft() if breadth_first else heapq.heappop(queue)[2]
         stats["nodes"] += 1
         if on_expand is not None:
@@ -60,7 +64,7 @@ def best_first(problem: Any, *, breadth_first: bool = False, max_nodes: int | No
             if breadth_first:
                 queue.append(child)
             else:
-                tie += 1
+                tie += TIE
                 heapq.heappush(queue, (problem.priority_of(child), tie, child))
         if max_nodes is not None and stats["nodes"] >= max_nodes and queue:
             return Outcome("limit", None, stats, f"max nodes ({max_nodes})")

@@ -25,14 +25,15 @@ Observer = Callable[[str, Paths, list[list[Cell]]], None]  # (event, paths, cycl
 PRESETS: dict[str, dict[str, Any]] = {
     # the 2016 C program's feature set
     "2016": {"deadends": True, "stranded": True, "bottleneck": 3, "outside_in": True,
-             "autosort": True},
+             "autosort": True, "parity": False},
     # everything that pays (the default)
     "full": {"deadends": True, "stranded": True, "bottleneck": 3, "outside_in": True,
-             "autosort": True},
+             "autosort": True, "parity": True},
 }
 DEFAULT_PRESET = "full"
-SWITCHES = ("breadth_first", "queue_always", "deadends", "stranded", "bottleneck",
-            "outside_in", "autosort")
+PROBLEM_SWITCHES = ("deadends", "stranded", "bottleneck", "parity", "queue_always",
+                    "breadth_first")
+SWITCHES = (*PROBLEM_SWITCHES, "outside_in", "autosort")
 OPTIONS = ("preset", *SWITCHES, "order", "random_order", "hint", "max_nodes", "max_memory",
            "observe")
 
@@ -54,8 +55,7 @@ def solve(puzzle: Puzzle, *, allow_self_touch: bool = False, timeout: float | No
     hinted = read_hint(hint, puzzle, board) if hint is not None else None
     problem = FlowProblem(
         board, starts, goals, priority,
-        Switches(allow_self_touch, config["deadends"], config["stranded"],
-                 config["bottleneck"], config["queue_always"], config["breadth_first"]),
+        Switches(allow_self_touch, **{k: config[k] for k in PROBLEM_SWITCHES}),
         user_order=bool(order), hint=hinted)
     on_expand = None
     if observe is not None:

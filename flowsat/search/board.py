@@ -25,10 +25,12 @@ class Board:
         self.all = sum(1 << i for i in self.index.values())
         size = height * self.stride
         self.nbrs = [self.spread(1 << i) if i in self.cell else 0 for i in range(size)]
-        self.nbr_list = [indices(m) for m in self.nbrs]
-        # steps[d][i]: the next cell from i in direction d (up, down, left, right), or -1
+        # steps[d][i]: the next cell from i in direction d (left, right, up, down), or -1
         self.steps = [[self.step(i, dr, dc) for i in range(size)]
-                      for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))]
+                      for dr, dc in ((0, -1), (0, 1), (-1, 0), (1, 0))]
+        # each cell's neighbors in that order (the order moves are tried in, as in 2016)
+        self.nbr_list = [[j for j in (step[i] for step in self.steps) if j >= 0]
+                         for i in range(size)]
 
     def step(self, i: int, dr: int, dc: int) -> int:
         if i not in self.cell:
@@ -60,6 +62,16 @@ class Board:
             free ^= region
         return found
 
+    def carve(self, regions: list[int], free: int, x: int) -> list[int]:
+        """The regions of `free` once its cell x is filled: only x's region changes, and it is
+        flood-filled again only when x may separate its free neighbors (SPLITS)."""
+        b = 1 << x
+        k = next(k for k, r in enumerate(regions) if r & b)
+        rest = regions[k] & ~b
+        split = SPLITS[ring(free, x, self.stride)]
+        parts = self.regions(rest) if split else [rest] if rest else []
+        return regions[:k] + parts + regions[k + 1:]
+
     def wall_distance(self, i: int) -> int:
         r, c = self.cell[i]
         return min(r, c, self.height - 1 - r, self.width - 1 - c)
@@ -80,3 +92,30 @@ def indices(m: int) -> list[int]:
         found.append(low.bit_length() - 1)
         m ^= low
     return found
+
+
+def ring(free: int, x: int, stride: int) -> int:
+    """The 3x3 block of `free` around cell x as 9 bits, row by row (x itself is bit 4)."""
+    q = (free << (stride + 1)) >> x
+    return (q & 7) | ((q >> stride) & 7) << 3 | ((q >> 2 * stride) & 7) << 6
+
+
+def splits(block: int) -> bool:
+    """Whether filling the center of a 3x3 block may disconnect its free orthogonal
+    neighbors: they are not all joined around the ring of the 8 cells about the center."""
+    around = (0, 1, 2, 5, 8, 7, 6, 3)  # the ring, clockwise; consecutive cells are neighbors
+    free = [block >> i & 1 for i in around]
+    groups = []  # ring components as sets of positions in `around`
+    for k in range(8):
+        if free[k]:
+            if groups and free[k - 1] and (k - 1) in groups[-1]:
+                groups[-1].add(k)
+            else:
+                groups.append({k})
+    if len(groups) > 1 and free[0] and free[7]:  # the ring closes between 7 and 0
+        groups[0] |= groups.pop()
+    sides = {1, 3, 5, 7}  # N, E, S, W in ring positions
+    return sum(1 for g in groups if g & sides) > 1
+
+
+SPLITS = [splits(block) for block in range(512)]
