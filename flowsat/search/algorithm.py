@@ -15,8 +15,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import os
-TIE = int(os.environ.get("TIE", "1"))
 CHECK_EVERY = 256  # expansions between looks at the clock and the memory estimate
 MB = 1 << 20
 
@@ -64,7 +62,7 @@ def best_first(problem: Any, *, breadth_first: bool = False, max_nodes: int | No
             if breadth_first:
                 queue.append(child)
             else:
-                tie += TIE
+                tie += 1
                 heapq.heappush(queue, (problem.priority_of(child), tie, child))
         if max_nodes is not None and stats["nodes"] >= max_nodes and queue:
             return Outcome("limit", None, stats, f"max nodes ({max_nodes})")

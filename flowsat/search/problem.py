@@ -18,9 +18,6 @@ from dataclasses import dataclass
 
 from flowsat.puzzle.model import Paths
 from flowsat.search.board import Board, indices
-import os
-STICKY = not os.environ.get("NOSTICKY")
-KEEP = os.environ.get("KEEP")
 
 
 @dataclass(frozen=True)
@@ -150,7 +147,7 @@ class FlowProblem:
         """The color to move: the last one moved until it is complete, then the most
         constrained (fewest free cells around its head), ties in priority order."""
         done = s.done
-        if STICKY and s.last >= 0 and not done >> s.last & 1:
+        if s.last >= 0 and not done >> s.last & 1:
             return s.last
         nbrs, free, heads = self.board.nbrs, s.free, s.heads
         best, fewest = -1, 5
@@ -201,9 +198,9 @@ class FlowProblem:
                 return s
             if forced is False:
                 return None
-            last = s.last
+            last = s.last  # a forced move does not change the color that moves next
             self.apply(s, *forced)
-            if KEEP and last >= 0 and not s.done >> last & 1:
+            if last >= 0 and not s.done >> last & 1:
                 s.last = last
             self.stats["forced"] += 1
         return None
