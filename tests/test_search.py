@@ -170,6 +170,14 @@ def test_every_switch_still_solves(options):
         assert result.config[name] == value
 
 
+def test_without_checks_the_search_still_decides():
+    off = {"deadends": False, "stranded": False, "bottleneck": 0, "parity": False}
+    flow5 = "H.AB. / GH.A. / .GFFB / DE.EC / .DC.."
+    for text, status in (("A.A / ...", "unsolvable"), (flow5, "solved"),
+                         (SELF_TOUCH, "unsolvable")):
+        assert solve(Puzzle.from_text(text), "astar", **off).status == status
+
+
 def test_presets_and_bad_options():
     puzzle = Puzzle.from_text("A.A / B.B")
     assert solve(puzzle, "astar", preset="2016").config["parity"] is False

@@ -31,9 +31,8 @@ PRESETS: dict[str, dict[str, Any]] = {
              "autosort": True, "parity": True},
 }
 DEFAULT_PRESET = "full"
-PROBLEM_SWITCHES = ("deadends", "stranded", "bottleneck", "parity", "queue_always",
-                    "breadth_first")
-SWITCHES = (*PROBLEM_SWITCHES, "outside_in", "autosort")
+PROBLEM_SWITCHES = ("deadends", "stranded", "bottleneck", "parity", "queue_always")
+SWITCHES = (*PROBLEM_SWITCHES, "breadth_first", "outside_in", "autosort")
 OPTIONS = ("preset", *SWITCHES, "order", "random_order", "hint", "max_nodes", "max_memory",
            "observe")
 

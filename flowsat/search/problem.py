@@ -30,7 +30,6 @@ class Switches:
     bottleneck: int = 3  # prune a line of <= N free cells from the last head that cuts > N flows
     parity: bool = True  # prune a region whose black/white balance its flows cannot make
     queue_always: bool = False  # forced moves go through the queue (no fast-forward)
-    breadth_first: bool = False
 
 
 class State:
@@ -100,7 +99,7 @@ class FlowProblem:
         """Cost so far plus free cells left (lower is expanded first)."""
         return s.g + s.free.bit_count()
 
-    def paths(self, s: State, whole: bool = True) -> Paths:
+    def paths(self, s: State) -> Paths:
         """Each color's cells from its start dot, by the moves that led to s."""
         chain = []
         while s is not None:
@@ -173,6 +172,8 @@ class FlowProblem:
                 self.stats["forced"] += 1
                 return [child] if self.checks(child) else []
         c = self.choose(s)
+        if c < 0:  # every flow is complete, yet some cell is free
+            return []
         children = []
         nbrs = self.board.nbrs
         legal = self.legal(s, c)
