@@ -89,8 +89,46 @@ def solve(
     delay: Annotated[float | None, typer.Option(
         min=0, help="With --animate: seconds a search state stays on screen (default 0.1).")
                      ] = None,
+    preset: Annotated[str | None, typer.Option(
+        help="astar: switch set, 'full' (default) or '2016' (the 2016 program's checks only).")
+                      ] = None,
+    breadth_first: Annotated[bool, typer.Option(
+        "--breadth-first", help="astar: breadth-first instead of best-first.")] = False,
+    queue_always: Annotated[bool, typer.Option(
+        "--queue-always", help="astar: forced moves go through the queue too.")] = False,
+    no_deadends: Annotated[bool, typer.Option(
+        "--no-deadends", help="astar: no dead-end check.")] = False,
+    no_stranded: Annotated[bool, typer.Option(
+        "--no-stranded", help="astar: no stranded color/region check.")] = False,
+    no_parity: Annotated[bool, typer.Option(
+        "--no-parity", help="astar: no checkerboard parity check of regions.")] = False,
+    bottleneck: Annotated[int | None, typer.Option(
+        min=0, help="astar: bottleneck width checked (0 = off, default 3).")] = None,
+    no_outside_in: Annotated[bool, typer.Option(
+        "--no-outside-in", help="astar: start each flow at its first dot, not the outer one.")
+                             ] = False,
+    no_autosort: Annotated[bool, typer.Option(
+        "--no-autosort", help="astar: try colors on ties in reading order.")] = False,
+    order: Annotated[str | None, typer.Option(
+        help="astar: move the colors in this order (letters).")] = None,
+    random_order: Annotated[int | None, typer.Option(
+        help="astar: shuffle the color order with this seed.")] = None,
+    hint: Annotated[Path | None, typer.Option(
+        help="astar: a partial solution (grid format) whose filled cells are fixed.")] = None,
+    max_nodes: Annotated[int | None, typer.Option(
+        min=1, help="astar: stop after this many expanded states (exit 3).")] = None,
+    max_memory: Annotated[float | None, typer.Option(
+        min=1, help="astar: stop when the stored states would pass this many MB (exit 3).")
+                          ] = None,
 ) -> None:
-    options = {k: v for k, v in {"encoding": encoding, "solver": solver}.items() if v is not None}
+    search = {"preset": preset, "breadth_first": breadth_first or None,
+              "queue_always": queue_always or None, "deadends": off(no_deadends),
+              "stranded": off(no_stranded), "parity": off(no_parity), "bottleneck": bottleneck,
+              "outside_in": off(no_outside_in), "autosort": off(no_autosort), "order": order,
+              "random_order": random_order, "hint": hint, "max_nodes": max_nodes,
+              "max_memory": max_memory}  # only what was given goes to the backend
+    given = {"encoding": encoding, "solver": solver, **search}
+    options = {k: v for k, v in given.items() if v is not None}
     files = expand_paths(files) if files else []
     try:
         check_animation(animate, show_cycles or fast or delay is not None, fmt, backend)
@@ -111,6 +149,10 @@ def solve(
             replay = Replay(item, delay=delay, fast=fast, color=color,
                             show_cycles=show_cycles) if replaying else None
             result = run_one(item, backend, options, allow_self_touch, timeout, replay)
+            if isinstance(result, PuzzleError):  # a --hint file that does not fit the puzzle
+                report_error(result, fmt, backend)
+                worst = max(worst, EXIT["input"])
+                continue
             solution = result.paths if result.status == "solved" else None
             if replay:
                 replay.play(solution)
@@ -177,12 +219,19 @@ def show(
     raise typer.Exit(worst)
 
 
+def off(flag: bool) -> bool | None:
+    """False for a --no-X switch that was given, None (not given) otherwise."""
+    return False if flag else None
+
+
 def run_one(puzzle: Puzzle, backend: str, options: dict, allow_self_touch: bool,
-            timeout: float | None, observe: Replay | None = None) -> Result:
+            timeout: float | None, observe: Replay | None = None) -> Result | PuzzleError:
     """The checked result, or an `error` result naming the bug; usage errors end the run."""
     try:
         return solve_puzzle(puzzle, backend, allow_self_touch=allow_self_touch,
                             timeout=timeout, **options, **({"observe": observe} if observe else {}))
+    except PuzzleError as err:
+        return err
     except UsageError as err:
         typer.echo(f"flowsat: error: {err}", err=True)
         raise typer.Exit(EXIT["input"]) from None

@@ -10,7 +10,8 @@ from flowsat.checker import check
 from flowsat.puzzle.model import Paths, Puzzle
 from flowsat.result import Result, UsageError
 
-BACKENDS = {"sat": "flowsat.sat"}  # name -> module with solve(puzzle, *, ..., **options)
+BACKENDS = {"sat": "flowsat.sat",  # name -> module with solve(puzzle, *, ..., **options)
+            "astar": "flowsat.search"}
 
 
 def solve(puzzle: Puzzle, backend: str = "sat", *, allow_self_touch: bool = False,

@@ -80,7 +80,7 @@ def highlight(text: str) -> str:
 def summary(puzzle: Puzzle, result, backend: str) -> str:
     """One line: the puzzle, its status, the time, the configuration and the main counts."""
     stats = result.stats
-    config = "/".join(str(v) for v in result.config.values())
+    config = "/".join(v for v in result.config.values() if isinstance(v, str))
     counts = ", ".join(f"{stats[k]:,} {k.replace('_', ' ')}" for k in
                        ("variables", "clauses", "cycle_cuts", "nodes") if k in stats)
     detail = "; ".join(x for x in (f"{backend} {config}".strip(), counts) if x)

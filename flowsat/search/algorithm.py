@@ -1,0 +1,91 @@
+"""The search algorithm, apart from the problem: a priority queue (or a FIFO), limits, stats.
+
+Any problem with `initial()`, `expand(state)`, `is_goal(state)` and `priority_of(state)` will
+do. A goal is accepted as soon as it is generated: the puzzle asks for a solution, not the
+cheapest one.
+"""
+
+from __future__ import annotations
+
+import heapq
+import sys
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+CHECK_EVERY = 256  # expansions between looks at the clock and the memory estimate
+MB = 1 << 20
+
+
+@dataclass
+class Outcome:
+    """How a search ended: solved, unsolvable (the queue ran empty), limit or timeout."""
+
+    status: str
+    state: Any = None
+    stats: dict[str, Any] = field(default_factory=dict)
+    reason: str | None = None
+
+
+def best_first(problem: Any, *, breadth_first: bool = False, max_nodes: int | None = None,
+               max_memory: float | None = None, deadline: float | None = None,
+               on_expand: Callable[[Any], None] | None = None) -> Outcome:
+    """Expand the state of lowest priority (or the oldest, breadth first) until a goal."""
+    stats = {"nodes": 0, "generated": 0, "max_queue": 0}
+    root = problem.initial()
+    if root is None:
+        return Outcome("unsolvable", None, stats)
+    if problem.is_goal(root):
+        return Outcome("solved", root, stats)
+    node_bytes = state_bytes(root)
+    tie = 0  # FIFO among equal priorities
+    queue: Any = deque([root]) if breadth_first else [(problem.priority_of(root), 0, root)]
+    while queue:
+        if stats["nodes"] % CHECK_EVERY == 0:
+            stats["max_queue"] = max(stats["max_queue"], len(queue))
+            stop = limit_reached(stats, len(queue), node_bytes, max_nodes, max_memory, deadline)
+            if stop:
+                if stop == "timeout":
+                    return Outcome("timeout", None, stats)
+                return Outcome("limit", None, stats, stop)
+        state = queue.popleft() if breadth_first else heapq.heappop(queue)[2]
+        stats["nodes"] += 1
+        if on_expand is not None:
+            on_expand(state)
+        for child in problem.expand(state):
+            stats["generated"] += 1
+            if problem.is_goal(child):
+                stats["max_queue"] = max(stats["max_queue"], len(queue))
+                return Outcome("solved", child, stats)
+            if breadth_first:
+                queue.append(child)
+            else:
+                tie += 1
+                heapq.heappush(queue, (problem.priority_of(child), tie, child))
+        if max_nodes is not None and stats["nodes"] >= max_nodes and queue:
+            return Outcome("limit", None, stats, f"max nodes ({max_nodes})")
+    return Outcome("unsolvable", None, stats)
+
+
+def limit_reached(stats: dict, queued: int, node_bytes: int, max_nodes: int | None,
+                  max_memory: float | None, deadline: float | None) -> str | None:
+    """Why the search must stop now, if it must."""
+    if deadline is not None and time.perf_counter() > deadline:
+        return "timeout"
+    if max_memory is not None:
+        stored = (stats["nodes"] + queued) * node_bytes  # the queue and every ancestor
+        stats["memory_mb"] = round(stored / MB, 1)
+        if stored > max_memory * MB:
+            return f"max memory ({max_memory:g} MB)"
+    return None
+
+
+def state_bytes(state: Any) -> int:
+    """About what one more stored state costs: the object, its lists and the ints it holds."""
+    size = sys.getsizeof(state)
+    for name in state.__slots__:
+        value = getattr(state, name)
+        size += sys.getsizeof(value) if isinstance(value, list | int) else 0
+    return size + 2 * sys.getsizeof(state.free)  # a new body and a new free mask a move

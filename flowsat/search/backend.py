@@ -1,0 +1,157 @@
+"""The best-first backend: puzzle and switches in, `Result` out.
+
+Turns a puzzle into a `FlowProblem` (which dot of each pair starts, the color priority, the
+hint), runs `best_first` on it with the limits, and turns the final state back into paths.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from flowsat.puzzle.formats import PuzzleError, read_text
+from flowsat.puzzle.model import EMPTY, Cell, Paths, Puzzle, normalize_row
+from flowsat.result import Result, UsageError
+from flowsat.search.algorithm import best_first
+from flowsat.search.board import Board
+from flowsat.search.problem import FlowProblem, Switches
+
+Observer = Callable[[str, Paths, list[list[Cell]]], None]  # (event, paths, cycles)
+
+# The switches each preset sets; an option given by name overrides its preset.
+PRESETS: dict[str, dict[str, Any]] = {
+    # the 2016 C program's feature set
+    "2016": {"deadends": True, "stranded": True, "bottleneck": 3, "outside_in": True,
+             "autosort": True, "parity": False},
+    # everything that pays (the default)
+    "full": {"deadends": True, "stranded": True, "bottleneck": 3, "outside_in": True,
+             "autosort": True, "parity": True},
+}
+DEFAULT_PRESET = "full"
+PROBLEM_SWITCHES = ("deadends", "stranded", "bottleneck", "parity", "queue_always")
+SWITCHES = (*PROBLEM_SWITCHES, "breadth_first", "outside_in", "autosort")
+OPTIONS = ("preset", *SWITCHES, "order", "random_order", "hint", "max_nodes", "max_memory",
+           "observe")
+
+
+def solve(puzzle: Puzzle, *, allow_self_touch: bool = False, timeout: float | None = None,
+          observe: Observer | None = None, preset: str = DEFAULT_PRESET,
+          order: str | None = None, random_order: int | None = None,
+          hint: str | Path | None = None, max_nodes: int | None = None,
+          max_memory: float | None = None, **switches: Any) -> Result:
+    """A solution of the puzzle by best-first search, or why there is none."""
+    start = time.perf_counter()
+    config = configure(preset, switches)
+    board = Board(puzzle.height, puzzle.width)
+    letters = list(puzzle.dots)
+    starts, goals = orient(board, puzzle, config["outside_in"])
+    priority = color_priority(board, starts, goals, config["autosort"], random_order)
+    if order:
+        priority = user_priority(letters, order, priority)
+    hinted = read_hint(hint, puzzle, board) if hint is not None else None
+    problem = FlowProblem(
+        board, starts, goals, priority,
+        Switches(allow_self_touch, **{k: config[k] for k in PROBLEM_SWITCHES}),
+        user_order=bool(order), hint=hinted)
+    on_expand = None
+    if observe is not None:
+        def on_expand(state):
+            observe("expand", named(letters, problem.paths(state)), [])
+    outcome = best_first(problem, breadth_first=config["breadth_first"], max_nodes=max_nodes,
+                         max_memory=max_memory,
+                         deadline=None if timeout is None else start + timeout,
+                         on_expand=on_expand)
+    stats = {**outcome.stats, **problem.stats,
+             "total_s": round(time.perf_counter() - start, 6)}
+    config.update(order=order, random_order=random_order, max_nodes=max_nodes,
+                  max_memory=max_memory, hint=None if hint is None else str(hint))
+    paths = named(letters, problem.paths(outcome.state)) if outcome.status == "solved" else None
+    return Result(outcome.status, paths, stats, outcome.reason, config)
+
+
+def configure(preset: str, switches: dict[str, Any]) -> dict[str, Any]:
+    """The switches in effect: the preset's, overridden by those given."""
+    if preset not in PRESETS:
+        raise UsageError(f"unknown preset {preset!r}; choose from {', '.join(PRESETS)}")
+    unknown = set(switches) - set(SWITCHES)
+    if unknown:
+        raise UsageError(f"unknown search option {sorted(unknown)[0]!r}")
+    if switches.get("bottleneck", 0) < 0:
+        raise UsageError("--bottleneck must be 0 (off) or more")
+    return {"preset": preset, "breadth_first": False, "queue_always": False,
+            **PRESETS[preset], **switches}
+
+
+def named(letters: list[str], paths: dict[int, list[Cell]]) -> Paths:
+    return {letters[c]: path for c, path in paths.items()}
+
+
+def orient(board: Board, puzzle: Puzzle, outside_in: bool) -> tuple[list[int], list[int]]:
+    """Each color's start and goal cell: outside in, the dot nearer a wall starts (the first
+    in reading order on a tie); otherwise the first in reading order."""
+    starts, goals = [], []
+    for a, b in puzzle.dots.values():
+        i, j = board.index[a], board.index[b]
+        if outside_in and board.wall_distance(j) < board.wall_distance(i):
+            i, j = j, i
+        starts.append(i)
+        goals.append(j)
+    return starts, goals
+
+
+def color_priority(board: Board, starts: list[int], goals: list[int], autosort: bool,
+                   seed: int | None) -> list[int]:
+    """The order colors are tried in on ties: shuffled by a seed, or sorted (start nearest a
+    wall first, then goal farthest from a wall, then ends farthest apart), or as read."""
+    colors = list(range(len(starts)))
+    if seed is not None:
+        random.Random(seed).shuffle(colors)
+    elif autosort:
+        colors.sort(key=lambda c: (board.wall_distance(starts[c]),
+                                   -board.wall_distance(goals[c]),
+                                   -board.manhattan(starts[c], goals[c])))
+    return colors
+
+
+def user_priority(letters: list[str], order: str, priority: list[int]) -> list[int]:
+    """The colors in the order given by letters, then the others in their priority."""
+    chosen = []
+    for letter in order:
+        if letter not in letters:
+            raise UsageError(f"--order: {letter!r} is not a color of the puzzle")
+        if letters.index(letter) in chosen:
+            raise UsageError(f"--order: {letter!r} is given twice")
+        chosen.append(letters.index(letter))
+    return chosen + [c for c in priority if c not in chosen]
+
+
+def read_hint(path: str | Path, puzzle: Puzzle, board: Board) -> dict[int, int]:
+    """A partial solution in the grid format: cell index -> color number for every cell that
+    holds a letter. Raises PuzzleError, located in the hint file, when it does not fit."""
+    file = str(path)
+    lines = read_text(file).splitlines()
+    while lines and not lines[-1].strip():
+        lines.pop()
+    if len(lines) != puzzle.height:
+        raise PuzzleError(file, 1, 1, f"the hint has {len(lines)} rows, the puzzle "
+                                      f"{puzzle.name} has {puzzle.height}")
+    letters = list(puzzle.dots)
+    hinted = {}
+    for r, line in enumerate(lines):
+        row = normalize_row(line)
+        if len(row) != puzzle.width:
+            raise PuzzleError(file, r + 1, min(len(row), puzzle.width) + 1,
+                              f"hint row has {len(row)} cells, the puzzle has {puzzle.width}")
+        for c, ch in enumerate(row):
+            if ch == EMPTY:
+                continue
+            if ch not in letters:
+                raise PuzzleError(file, r + 1, c + 1, f"{ch!r} is not a color of the puzzle")
+            if puzzle[r, c] not in (EMPTY, ch):
+                raise PuzzleError(file, r + 1, c + 1,
+                                  f"{ch!r} on the dot of {puzzle[r, c]!r}")
+            hinted[board.index[r, c]] = letters.index(ch)
+    return hinted
