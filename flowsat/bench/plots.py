@@ -27,11 +27,12 @@ def draw_plots(table: Table, folder: Path) -> list[Path]:
     backends = list(dict.fromkeys(c.split("/")[0] for c in table.configs))
     if len(backends) >= 2:
         a, b = backends[:2]
-        points = [(best(p, a), best(p, b)) for p in table.puzzles]
-        written.append(versus(folder / "backends.svg", f"{a} (fastest configuration)",
-                              f"{b} (fastest configuration)",
-                              {f"{b} vs {a}": [(x, y) for x, y in points if max(x, y) < INF]}))
-    written.append(by_size(folder / "time-by-size.svg", table))
+        points = [(x, y) for p in table.puzzles if max(x := best(p, a), y := best(p, b)) < INF]
+        if points:
+            written.append(versus(folder / "backends.svg", f"{a} (fastest configuration)",
+                                  f"{b} (fastest configuration)", {f"{b} vs {a}": points}))
+    if any(e.finished for p in table.puzzles for e in p.entries.values()):
+        written.append(by_size(folder / "time-by-size.svg", table))
     if table.symmetries:
         written.append(spreads(folder / "orientation-spread.svg", table))
     return written

@@ -202,7 +202,7 @@ def per_puzzle_times(table: Table, ref: dict) -> list[str]:
     for p in table.puzzles:
         r = reference_row(ref, p.info)
         cells = [time_cell(p.entries.get(c), c == p.winner) for c in table.configs]
-        refs = [ms(float(r[REFERENCE_TIME])) if r else ""] if extra else []
+        refs = [ms(figure(r, REFERENCE_TIME)) if r else ""] if extra else []
         lines.append(row(p.label, f"{p.info['cols']}{X}{p.info['rows']}", p.info["colors"],
                          answer(p), *cells, f"`{p.winner}`" if p.winner else "—",
                          times(p.ratio), *refs))
@@ -240,11 +240,17 @@ def per_puzzle_work(table: Table, ref: dict) -> list[str]:
              *table_head("puzzle", *(label for label, _ in columns), *extra)]
     for p in table.puzzles:
         r = reference_row(ref, p.info)
-        refs = [f"{int(r[REFERENCE_SIZE[0]]):,} / {int(r[REFERENCE_SIZE[1]]):,}",
-                f"{int(r[REFERENCE_SIZE[2]]):,}"] if r else ["", ""]
+        refs = [f"{number(figure(r, REFERENCE_SIZE[0]))} / "
+                f"{number(figure(r, REFERENCE_SIZE[1]))}",
+                number(figure(r, REFERENCE_SIZE[2]))] if r else ["", ""]
         lines.append(row(p.label, *(work_cell(p, names) for _, names in columns),
                          *refs[:len(extra)]))
     return [*lines, ""]
+
+
+def figure(ref: dict[str, str], column: str) -> float | None:
+    """A number of the 2016 table; None where it has none."""
+    return float(ref[column]) if ref.get(column) else None
 
 
 def sensitivity(s: ConfigSummary) -> str:
@@ -290,7 +296,8 @@ def reference_notes(table: Table, ref: dict) -> list[str]:
                    and (r := reference_row(ref, p.info)) and e.stat("variables") is not None]
         if checked:
             same = sum((e.stat("variables"), e.stat("clauses")) ==
-                       (int(r[REFERENCE_SIZE[0]]), int(r[REFERENCE_SIZE[1]])) for e, r in checked)
+                       (figure(r, REFERENCE_SIZE[0]), figure(r, REFERENCE_SIZE[1]))
+                       for e, r in checked)
             lines.append(f"- `{c}`: variables and clauses equal the 2016 program's on {same} of "
                          f"{len(checked)} puzzles of the 2016 set.")
     return ["## The 2016 reference", "", *lines, ""] if lines else []

@@ -32,8 +32,8 @@ class Settings:
 
     paths: list[str]
     backends: list[str] = field(default_factory=lambda: list(BACKENDS))
-    encodings: list[str] = field(default_factory=lambda: list(SAT_ENCODINGS))
-    solvers: list[str] = field(default_factory=lambda: list(SAT_SOLVERS))
+    encodings: list[str] | None = None  # SAT encodings, default `SAT_ENCODINGS`
+    solvers: list[str] | None = None  # SAT solvers, default `SAT_SOLVERS`
     symmetries: str = "none"
     repeat: int = 1
     timeout: float = 60.0
@@ -43,15 +43,14 @@ class Settings:
     baselines: bool = True
 
     def configs(self) -> list[Config]:
-        sat = "sat" in self.backends
-        return configurations(self.backends, self.encodings if sat else None,
-                              self.solvers if sat else None, self.baselines)
+        return configurations(self.backends, self.encodings, self.solvers, self.baselines)
 
     def command(self) -> str:
         """The command that runs this bench afresh."""
         words = ["flowsat", "bench", *self.paths, "--backends", ",".join(self.backends)]
         if "sat" in self.backends:
-            words += ["--encodings", ",".join(self.encodings), "--solvers", ",".join(self.solvers)]
+            words += ["--encodings", ",".join(self.encodings or SAT_ENCODINGS),
+                      "--solvers", ",".join(self.solvers or SAT_SOLVERS)]
         words += ["--symmetries", self.symmetries, "--repeat", str(self.repeat),
                   "--timeout", f"{self.timeout:g}", "--workers", str(self.workers),
                   "--out", self.out]

@@ -7,6 +7,7 @@ comes first; a worker that died or was killed is replaced by a fresh one.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import signal
 import time
@@ -40,8 +41,9 @@ def execute(run: Run, timeout: float, allow_self_touch: bool) -> Outcome:
     start = time.perf_counter()
     try:
         if config.name not in warm:
-            solve(WARM_UP, config.backend, timeout=timeout, **config.options)
             warm.add(config.name)
+            with contextlib.suppress(Exception):  # a broken backend fails on the run itself
+                solve(WARM_UP, config.backend, timeout=timeout, **config.options)
         puzzle = transform(run.puzzle, run.symmetry)
         start = time.perf_counter()
         result = solve(puzzle, config.backend, allow_self_touch=allow_self_touch,
@@ -62,14 +64,15 @@ def outcome(status: str, time_s: float | None, start: float, stats: dict | None 
 
 
 def serve(conn: Connection) -> None:
-    """A worker's life: solve each run sent until the pipe closes; Ctrl-C is the parent's."""
+    """A worker's life: solve each run sent until the bench closes the pipe; Ctrl-C is for
+    the bench to handle."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    while True:
-        try:
+    try:
+        while True:
             run, timeout, allow_self_touch = conn.recv()
-        except EOFError:
-            return
-        conn.send(execute(run, timeout, allow_self_touch))
+            conn.send(execute(run, timeout, allow_self_touch))
+    except (EOFError, BrokenPipeError):  # the bench is gone
+        return
 
 
 class Worker:
