@@ -66,7 +66,7 @@ def versus(path: Path, xlabel: str, ylabel: str, series: dict[str, Points]) -> P
     ax.set_yscale("log")
     ax.set_xlabel(f"{xlabel}: median time (s)")
     ax.set_ylabel(f"{ylabel}: median time (s)")
-    ax.set_title("Per puzzle: below the diagonal, faster than the x axis")
+    ax.set_title("Per puzzle: below the diagonal, faster than the x axis configuration")
     ax.legend(fontsize=7)
     return save(fig, path)
 
