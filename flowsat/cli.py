@@ -180,7 +180,7 @@ def bench(
     puzzles, errors = load_puzzles(paths, max_cells)
     for err in errors:
         typer.echo(str(err), err=True)
-    signal.signal(signal.SIGTERM, interrupt)
+    terminate = signal.signal(signal.SIGTERM, interrupt)  # a kill ends the bench as Ctrl-C
     try:
         if not puzzles:
             raise UsageError("no puzzle to run")
@@ -193,6 +193,8 @@ def bench(
         typer.echo(f"flowsat: interrupted; the finished runs are in {out / 'results.jsonl'}: "
                    f"--resume goes on", err=True)
         raise typer.Exit(130) from None
+    finally:
+        signal.signal(signal.SIGTERM, terminate)
     for path in written:
         typer.echo(f"wrote {path}")
     raise typer.Exit(EXIT["internal"] if statuses["error"] else EXIT["input"] if errors else 0)

@@ -28,7 +28,7 @@ from tests.conftest import PUZZLES, ROOT, ZUCKER, needs_shared
 EXAMPLES = PUZZLES / "examples"
 FLOW5 = str(EXAMPLES / "flow_5x5.txt")
 FIELDS = {"file", "index", "name", "rows", "cols", "colors", "symmetry", "config", "backend",
-          "options", "repeat", "status", "time_s", "wall_s", "stats", "error", "load"}
+          "options", "repeat", "status", "time_s", "wall_s", "cpu_s", "stats", "error", "load"}
 ONE_SAT = ["--encodings", "edges-binary", "--solvers", "cadical195", "--no-baselines"]
 
 
@@ -66,6 +66,7 @@ def test_small_bench_gives_one_record_per_run_with_consistent_fields(tmp_path):
         assert r["status"] == "solved" and r["error"] is None and r["symmetry"] == "identity"
         assert r["config"] == f"sat/edges-binary/{r['options']['solver']}"
         assert 0 < r["time_s"] <= r["wall_s"] and r["time_s"] == r["stats"]["total_s"]
+        assert r["cpu_s"] > 0
         assert r["stats"]["variables"] > 0 and r["cols"] * r["rows"] >= r["colors"] * 2
     meta = json.loads((tmp_path / "meta.json").read_text())
     assert meta["environment"]["cores"] == os.cpu_count()
@@ -144,11 +145,11 @@ def test_a_torn_last_line_is_cut_before_appending(tmp_path):
     assert (tmp_path / RESULTS).read_text() == '{"a": 1}\n{"b": 2}\n'
 
 
-def independent_medians(records: list[dict]) -> dict[tuple, float]:
+def independent_medians(records: list[dict], field: str = "time_s") -> dict[tuple, float]:
     runs = defaultdict(list)
     for r in records:
         done = r["status"] in ("solved", "unsolvable")
-        runs[r["file"], r["index"], r["config"]].append(r["time_s"] if done else math.inf)
+        runs[r["file"], r["index"], r["config"]].append(r[field] if done else math.inf)
     return {k: statistics.median(v) for k, v in runs.items()}
 
 
@@ -168,12 +169,15 @@ def test_the_report_numbers_are_the_medians_of_the_records(tmp_path):
     write_report(tmp_path, baseline="sat/zucker2016/glucose4", plots=False)
     records = lines(tmp_path)
     medians = independent_medians(records)
+    cpu = independent_medians(records, "cpu_s")
     labels = {(r["file"], r["index"]): os.path.basename(r["name"]) for r in records}
     rows = list(csv.DictReader((tmp_path / "report.csv").open()))
     assert len(rows) == len(medians) == 9 * 2
     for row in rows:
         assert float(row["median_s"]) == pytest.approx(
-            medians[row["file"], int(row["index"]), row["config"]], rel=1e-9)
+            medians[row["file"], int(row["index"]), row["config"]], rel=1e-8)
+        assert float(row["median_cpu_s"]) == pytest.approx(
+            cpu[row["file"], int(row["index"]), row["config"]], rel=1e-8)
         assert int(row["runs"]) == 3
 
     text = (tmp_path / "report.md").read_text()

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import csv
 import json
+import math
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -43,16 +45,15 @@ def write_report(folder: Path, baseline: str | None = None, reference: Path | No
         raise UsageError(f"no configuration {baseline!r} in {folder}; "
                          f"choose from {', '.join(table.configs)}")
     ref = load_reference(reference)
-    written = [folder / "report.csv"]
-    write_csv(written[0], table, ref)
     figures: list[Path] = []
     if plots:
         from flowsat.bench.plots import draw_plots
 
         figures = draw_plots(table, folder / "plots")
-    written.insert(0, folder / "report.md")
-    written[0].write_text(markdown(table, meta, records, ref, figures, folder), encoding="utf-8")
-    return written + figures
+    md, sheet = folder / "report.md", folder / "report.csv"
+    md.write_text(markdown(table, meta, records, ref, figures, folder), encoding="utf-8")
+    write_csv(sheet, table, ref)
+    return [md, sheet, *figures]
 
 
 def ms(seconds: float | None) -> str:
@@ -109,11 +110,13 @@ def machine(meta: dict, records: list[dict]) -> list[str]:
         f"{packages}",
         f"- started {env.get('date', '?')}; {len(meta.get('sessions', []))} session(s)",
         f"- load average (1 min) while running: median {number_2(median(loads))}, "
-        f"highest {number_2(max(loads, default=None))}",
+        f"highest {number_2(max(loads, default=None))} (above the number of cores: runs "
+        f"waited for a core, whoever's work it was)",
         f"- timeout {settings.get('timeout', '?')} s a run; {settings.get('workers', '?')} "
         f"worker(s); self-touch {'allowed' if settings.get('allow_self_touch') else 'forbidden'}",
-        "- time: the backend's own time to answer (`total_s`: encoding and solving, not the "
-        "checker, not the worker's start); the median over every repeat and orientation",
+        "- time: the backend's own time to answer (`total_s`: encoding and solving; not the "
+        "checker, not the worker's start, not a first warm-up solve of each configuration); "
+        "per puzzle, the median over its repeats and orientations",
     ]
     workers, cores = settings.get("workers", 1), env.get("cores") or 1
     if workers > cores:
@@ -127,11 +130,11 @@ def number_2(x: float | None) -> str:
 
 
 def configurations(table: Table, records: list[dict]) -> list[str]:
-    options = {r["config"]: r["options"] for r in records}
+    first = {r["config"]: r for r in reversed(records)}
     lines = ["## Configurations", "", *table_head("configuration", "backend", "options")]
     for c in table.configs:
-        backend = c.split("/")[0]
-        lines.append(row(f"`{c}`", backend, json.dumps(options[c]) if options[c] else "—"))
+        options = first[c]["options"]
+        lines.append(row(f"`{c}`", first[c]["backend"], json.dumps(options) if options else "—"))
     return [*lines, "", f"Ratios are against `{table.baseline}`, measured in the same run.", ""]
 
 
@@ -140,24 +143,23 @@ def summary(table: Table, summaries: list[ConfigSummary]) -> list[str]:
     lines = [
         "## Summary", "",
         f"{len(table.puzzles)} puzzles, {runs} runs. Total: the sum of median times over the "
-        f"{len(table.common)} puzzles every configuration finished. Speed-up: the geometric "
+        f"{len(table.common)} puzzles every configuration finished; CPU: the same in the "
+        f"worker's CPU time (checker included), which waiting for a core does not inflate. "
+        f"Speed-up: the geometric "
         f"mean over the puzzles both finished of `{table.baseline}`'s time over this one's. "
         f"Solved and unsolvable count puzzles; timeouts and errors count runs.", "",
         *table_head("configuration", "solved", "unsolvable", "timeouts", "errors",
-                    "total (ms)", "worst (ms)", f"speed-up vs `{table.baseline}`", "wins"),
+                    "total (ms)", "CPU (ms)", "worst (ms)", f"speed-up vs `{table.baseline}`",
+                    "wins"),
     ]
     for s in summaries:
-        entries = [p.entries[s.name] for p in table.puzzles if s.name in p.entries]
-        runs_with = sum_runs(entries)
+        runs_by = sum((p.entries[s.name].statuses for p in table.puzzles if s.name in p.entries),
+                      Counter())
         worst = f"{ms(s.worst[1])} ({s.worst[0]})" if s.worst else "—"
         lines.append(row(f"`{s.name}`", s.statuses["solved"], s.statuses["unsolvable"],
-                         runs_with("timeout") + runs_with("limit"), runs_with("error"),
-                         ms(s.total_s), worst, times(s.speedup), s.wins))
+                         runs_by["timeout"] + runs_by["limit"], runs_by["error"],
+                         ms(s.total_s), ms(s.total_cpu_s), worst, times(s.speedup), s.wins))
     return [*lines, ""]
-
-
-def sum_runs(entries: list[Entry]):
-    return lambda status: sum(e.statuses[status] for e in entries)
 
 
 def agreement(table: Table) -> list[str]:
@@ -349,6 +351,7 @@ def csv_rows(table: Table, ref: dict) -> Iterator[dict[str, Any]]:
                 "status": e.status, **{s: e.statuses[s] for s in
                                        ("solved", "unsolvable", "timeout", "limit", "error")},
                 "median_s": e.median_s, "min_s": min(times_s), "max_s": max(times_s),
+                "median_cpu_s": e.median_cpu_s,
                 "winner": int(c == p.winner), "ratio_to_runner_up":
                     p.ratio if c == p.winner else None,
                 "speedup_vs_baseline": base.median_s / e.median_s
@@ -365,4 +368,12 @@ def write_csv(path: Path, table: Table, ref: dict) -> None:
     with path.open("w", newline="", encoding="utf-8") as f:
         out = csv.DictWriter(f, names)
         out.writeheader()
-        out.writerows({k: "" if v is None else v for k, v in r.items()} for r in rows)
+        out.writerows({k: tidy(v) for k, v in r.items()} for r in rows)
+
+
+def tidy(value: Any) -> Any:
+    """A value for the CSV: nothing for None, whole numbers without a point, 9 digits."""
+    if isinstance(value, float) and math.isfinite(value):
+        value = float(f"{value:.9g}")
+        return int(value) if value.is_integer() else value
+    return "" if value is None else value

@@ -27,9 +27,10 @@ def seconds(record: Record) -> float:
 def spread(values: Iterable[float]) -> float | None:
     """Largest over smallest (1 when all are equal); None when undefined (an endless one)."""
     values = list(values)
-    if len(values) < 2 or min(values) <= 0 or max(values) == INF:
+    if len(values) < 2 or max(values) == INF:
         return None
-    return max(values) / min(values)
+    low, high = min(values), max(values)
+    return 1.0 if low == high else high / low if low > 0 else None
 
 
 def median(values: Iterable[float]) -> float | None:
@@ -46,6 +47,12 @@ class Entry:
     @cached_property
     def median_s(self) -> float:
         return statistics.median(seconds(r) for r in self.runs)
+
+    @property
+    def median_cpu_s(self) -> float | None:
+        """The median CPU time of the worker over the runs that finished."""
+        return median(r["cpu_s"] for r in self.runs
+                      if r["status"] in FINISHED and r.get("cpu_s") is not None)
 
     @property
     def finished(self) -> bool:
@@ -141,6 +148,7 @@ class ConfigSummary:
     name: str
     statuses: Counter[str]
     total_s: float
+    total_cpu_s: float
     worst: tuple[str, float] | None
     speedup: float | None
     wins: int
@@ -173,6 +181,7 @@ class Table:
         return ConfigSummary(
             name=name, statuses=Counter(e.status for _, e in mine),
             total_s=sum(p.entries[name].median_s for p in self.common),
+            total_cpu_s=sum(p.entries[name].median_cpu_s or 0 for p in self.common),
             worst=worst, speedup=self.speedup(name),
             wins=sum(p.winner == name for p in self.puzzles),
             time_spread=spread_summary((p.label, e.time_spread) for p, e in mine),

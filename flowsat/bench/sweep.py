@@ -28,7 +28,7 @@ SAME_ON_RESUME = ("timeout", "allow_self_touch")  # what a record's meaning depe
 
 @dataclass
 class Settings:
-    """What a bench is asked to do, every default spelled out."""
+    """What a bench is asked to do (no encodings or solvers given: the SAT defaults)."""
 
     paths: list[str]
     backends: list[str] = field(default_factory=lambda: list(BACKENDS))

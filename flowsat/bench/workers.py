@@ -8,6 +8,7 @@ comes first; a worker that died or was killed is replaced by a fresh one.
 from __future__ import annotations
 
 import contextlib
+import gc
 import multiprocessing
 import signal
 import time
@@ -33,9 +34,9 @@ warm: set[str] = set()  # the configurations this process has run once
 
 
 def execute(run: Run, timeout: float, allow_self_touch: bool) -> Outcome:
-    """Solve one run in this process. The clock starts once the backend is imported and, the
-    first time a configuration runs here, has solved a 1x2 puzzle (one-time costs: caches,
-    specs read, libraries loaded)."""
+    """Solve one run in this process. The clock starts once the backend is imported, after a
+    garbage collection, and, the first time a configuration runs here, after it has solved a
+    1x2 puzzle (one-time costs: caches, specs read, libraries loaded)."""
     config = run.config
     BACKENDS[config.backend] = config.module
     start = time.perf_counter()
@@ -45,22 +46,24 @@ def execute(run: Run, timeout: float, allow_self_touch: bool) -> Outcome:
             with contextlib.suppress(Exception):  # a broken backend fails on the run itself
                 solve(WARM_UP, config.backend, timeout=timeout, **config.options)
         puzzle = transform(run.puzzle, run.symmetry)
-        start = time.perf_counter()
+        gc.collect()  # the garbage of earlier runs is not this run's to collect
+        start, cpu = time.perf_counter(), time.process_time()
         result = solve(puzzle, config.backend, allow_self_touch=allow_self_touch,
                        timeout=timeout, **config.options)
     except Exception as err:  # a bug or a crash of the backend: recorded, never fatal
         return outcome("error", None, start, error=f"{type(err).__name__}: {err}")
     return outcome(result.status, result.stats.get("total_s"), start, result.stats,
-                   result.error)
+                   result.error, round(time.process_time() - cpu, 6))
 
 
 def outcome(status: str, time_s: float | None, start: float, stats: dict | None = None,
-            error: str | None = None) -> Outcome:
-    """What a run gives its record: `time_s` is the backend's own `total_s`, `wall_s` the
-    worker's clock around the call (checker included)."""
+            error: str | None = None, cpu_s: float | None = None) -> Outcome:
+    """What a run gives its record: `time_s` is the backend's own `total_s`; `wall_s` the
+    worker's clock around the call (checker included), `cpu_s` its CPU time over the same
+    span, which waiting for a core on a busy machine does not inflate."""
     return {"status": status, "time_s": time_s,
-            "wall_s": round(time.perf_counter() - start, 6), "stats": stats or {},
-            "error": error}
+            "wall_s": round(time.perf_counter() - start, 6), "cpu_s": cpu_s,
+            "stats": stats or {}, "error": error}
 
 
 def serve(conn: Connection) -> None:
