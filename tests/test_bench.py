@@ -220,6 +220,7 @@ def test_symmetries_all_runs_eight_orientations_and_reports_their_spread(tmp_pat
     text = (tmp_path / "report.md").read_text()
     spread = md_table(text, "## Rotations and reflections")[0]
     assert spread["count"] == "conflicts" and spread["sensitive"] in ("yes", "slightly", "no")
+    assert spread["count spread"].startswith("\u00d7")
     assert (tmp_path / "plots" / "orientation-spread.svg").read_text().startswith("<?xml")
 
 

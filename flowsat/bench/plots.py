@@ -92,18 +92,19 @@ def spreads(path: Path, table: Table) -> Path:
     """Per configuration, the spread of each puzzle's time (and work count) over orientations."""
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, 2, figsize=(9, 4.5), sharey=True)
-    for ax, kind in zip(axes, ("time", "count"), strict=True):
-        data = [[s for p in table.puzzles if c in p.entries
-                 and (s := getattr(p.entries[c], f"{kind}_spread")) is not None]
-                for c in table.configs]
-        ax.boxplot([d or [1.0] for d in data], showfliers=True)
-        ax.set_xticks(range(1, len(table.configs) + 1), table.configs, rotation=30,
-                      ha="right", fontsize=7)
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4.5))
+    for ax, kind, title in zip(axes, ("time", "count"), ("time", "work count + 1"),
+                               strict=True):
+        data = {c: spread for c in table.configs
+                if (spread := [s for p in table.puzzles if c in p.entries
+                               and (s := getattr(p.entries[c], f"{kind}_spread")) is not None])}
+        if data:
+            ax.boxplot(list(data.values()))
+            ax.set_xticks(range(1, len(data) + 1), list(data), rotation=30, ha="right",
+                          fontsize=7)
+            ax.set_yscale("log")
         ax.axhline(1.0, color="gray", linewidth=0.8)
-        ax.set_yscale("log")
-        ax.set_title(f"{kind} spread over the 8 orientations (largest / smallest)")
-    fig.tight_layout()
+        ax.set_title(f"{title}: largest / smallest orientation")
     return save(fig, path)
 
 

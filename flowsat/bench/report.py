@@ -155,7 +155,8 @@ def summary(table: Table, summaries: list[ConfigSummary]) -> list[str]:
     for s in summaries:
         runs_by = sum((p.entries[s.name].statuses for p in table.puzzles if s.name in p.entries),
                       Counter())
-        worst = f"{ms(s.worst[1])} ({s.worst[0]})" if s.worst else "—"
+        worst = "—" if not s.worst else f"{ms(s.worst[1])} ({s.worst[0]})" \
+            if s.worst[1] < INF else f"unfinished ({s.worst[0]})"
         lines.append(row(f"`{s.name}`", s.statuses["solved"], s.statuses["unsolvable"],
                          runs_by["timeout"] + runs_by["limit"], runs_by["error"],
                          ms(s.total_s), ms(s.total_cpu_s), worst, times(s.speedup), s.wins))
@@ -259,12 +260,12 @@ def sensitivity(s: ConfigSummary) -> str:
     """Whether the orientation matters: by the work count where there is one (deterministic),
     else by the time spread over the clock's noise."""
     if s.count_spread:
-        x = s.count_spread[0]
+        x, no = s.count_spread[0], "no"
     elif s.time_spread and s.noise:
-        x = s.time_spread[0] / s.noise
+        x, no = s.time_spread[0] / s.noise, "not above the noise"
     else:
         return "—"
-    return "yes" if x >= 1.5 else "slightly" if x >= 1.1 else "no"
+    return "yes" if x >= 1.5 else "slightly" if x >= 1.1 else no
 
 
 def orientations(table: Table, summaries: list[ConfigSummary]) -> list[str]:
@@ -275,7 +276,8 @@ def orientations(table: Table, summaries: list[ConfigSummary]) -> list[str]:
         "Each puzzle was run in its 8 orientations. Spread: for one puzzle, the largest of the "
         f"8 orientations' medians over the smallest ({X}1.00: the orientation makes no "
         "difference); the table gives the median over puzzles and the worst puzzle. Noise: the "
-        "same over repeats of one orientation, what the clock alone varies. Sensitive: "
+        "same over repeats of one orientation, what the clock alone varies. Counts are taken "
+        "plus one, so that none is zero. Sensitive: "
         f"median spread of the work count {X}1.5 or more (slightly: {X}1.1), or of the time over "
         "the noise where nothing is counted.", "",
         *table_head("configuration", "time spread", "worst", "noise", "count",

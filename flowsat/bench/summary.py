@@ -89,9 +89,10 @@ class Entry:
 
     @property
     def count_spread(self) -> float | None:
-        """How much the orientation changes the work count (nodes, conflicts)."""
+        """How much the orientation changes the work count (nodes, conflicts), each count
+        plus one so that a count of none still compares."""
         name = self.count_name
-        return spread(self.by_orientation(lambda r: r["stats"].get(name, INF)).values()) \
+        return spread(self.by_orientation(lambda r: r["stats"].get(name, INF) + 1).values()) \
             if name else None
 
     @property
@@ -215,8 +216,9 @@ def tabulate(records: list[Record], configs: list[str] | None = None,
     for r in records:
         row = rows.setdefault((r["file"], r["index"]), PuzzleRow(r, ""))
         row.entries.setdefault(r["config"], Entry([])).runs.append(r)
-    seen = list(dict.fromkeys(r["config"] for r in records))
-    order = [c for c in configs or [] if c in seen] + [c for c in seen if c not in (configs or [])]
+    seen = {r["config"] for r in records}
+    order = [c for c in dict.fromkeys([*(configs or []), *(r["config"] for r in records)])
+             if c in seen]
     for row, label in zip(rows.values(), labels([p.info for p in rows.values()]), strict=True):
         row.label = label
     base = baseline if baseline in order else order[0] if order else ""
