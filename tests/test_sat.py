@@ -170,6 +170,16 @@ def test_timeout_stops_the_solver(solver):
     assert took < 2.0
 
 
+@needs_shared
+def test_picosat_under_a_far_deadline_is_called_once_a_round():
+    """A deadline must not make PicoSAT start over on a puzzle it solves in well under it."""
+    pytest.importorskip("pycosat")
+    (puzzle,) = read_puzzles(ZUCKER / "jumbo_14x14_30.txt")
+    result = solve(puzzle, encoding="zucker2016", solver="pycosat", timeout=60)
+    assert result.status == "solved"
+    assert result.stats["rebuilds"] == result.stats["rounds"]
+
+
 def test_timeout_zero_gives_timeout_at_once():
     assert solve(SELF_TOUCH, timeout=0).status == "timeout"
 

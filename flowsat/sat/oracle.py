@@ -130,9 +130,13 @@ class Oracle:
 class Rebuilt:
     """A solver without incremental use: every call solves all clauses from scratch.
 
-    `pycosat` (PicoSAT) works this way, as in the 2016 program. A deadline is kept by giving
-    PicoSAT a propagation limit that doubles from call to call, the clock checked between.
+    `pycosat` (PicoSAT) works this way, as in the 2016 program. A deadline is kept by a
+    propagation limit sized to the time left: at first by a rate PicoSAT beats on any machine
+    (so the first call ends in time), then by the rate measured. Each call that hits its limit
+    starts over, so calls are few: one whenever the answer comes within the first call's share.
     """
+
+    MIN_RATE = 1_000_000  # propagations a second
 
     def __init__(self, name: str, clauses: list[list[int]]):
         try:
@@ -157,16 +161,17 @@ class Rebuilt:
 
     def solve(self, deadline: float | None = None, assumptions: list[int] = ()
               ) -> bool | None:
-        limit = 1_000_000
+        rate = self.MIN_RATE
         units = [[x] for x in assumptions]
-        while deadline is None or time.perf_counter() < deadline:
+        while deadline is None or (left := deadline - time.perf_counter()) > 0:
             self.calls += 1
-            answer = self.pycosat.solve(self.clauses + self.added + units,
-                                        prop_limit=0 if deadline is None else limit)
+            limit = 0 if deadline is None else max(1000, int(rate * left))
+            start = time.perf_counter()
+            answer = self.pycosat.solve(self.clauses + self.added + units, prop_limit=limit)
             if answer != "UNKNOWN":
                 self.last = [] if answer == "UNSAT" else answer
                 return answer != "UNSAT"
-            limit *= 2
+            rate = max(rate, limit / max(time.perf_counter() - start, 1e-6))
         return None
 
     def model(self) -> list[int]:

@@ -1,0 +1,70 @@
+"""Configurations: a backend and its options, under a short stable name for reports."""
+
+from __future__ import annotations
+
+import importlib.util
+from dataclasses import dataclass, field
+from typing import Any
+
+from flowsat.result import UsageError
+from flowsat.solve import BACKENDS, backend_module
+
+SAT_ENCODINGS = ("edges-binary", "zucker2016")
+SAT_SOLVERS = ("cadical195", "glucose4")
+SAT_2016 = {"encoding": "zucker2016", "solver": "pycosat"}  # the 2016 program: PicoSAT
+ASTAR_2016 = {"preset": "2016"}  # the 2016 C solver's feature set
+
+
+@dataclass(frozen=True)
+class Config:
+    """A backend with options; `module` lets a worker process find the backend as `solve` does."""
+
+    name: str
+    backend: str
+    module: str
+    options: dict[str, Any] = field(default_factory=dict, hash=False)
+
+    @property
+    def is_2016(self) -> bool:
+        return self.options in (SAT_2016, ASTAR_2016)
+
+
+def configurations(backends: list[str], encodings: list[str] | None = None,
+                   solvers: list[str] | None = None, baselines: bool = True) -> list[Config]:
+    """Every configuration asked for, each name once; the 2016 rows too with `baselines`."""
+    if (encodings or solvers) and "sat" not in backends:
+        raise UsageError("--encodings and --solvers apply to the sat backend only")
+    found: dict[str, Config] = {}
+    for backend in backends:
+        if backend == "sat":
+            configs = sat_configs(encodings or list(SAT_ENCODINGS), solvers or list(SAT_SOLVERS),
+                                  baselines)
+        elif backend == "astar":
+            configs = [config("astar", "astar/default")]
+            configs += [config("astar", "astar/2016", **ASTAR_2016)] if baselines else []
+        else:
+            configs = [config(backend, f"{backend}/default")]
+        found.update((c.name, c) for c in configs)
+    return list(found.values())
+
+
+def sat_configs(encodings: list[str], solvers: list[str], baselines: bool) -> list[Config]:
+    """Every encoding with every solver, then PicoSAT on the 2016 encoding if pycosat imports."""
+    from flowsat.sat.oracle import solver_name
+    from flowsat.sat.spec import load_spec
+
+    pairs = [(e, solver_name(s)) for e in encodings for s in solvers]
+    if baselines and importlib.util.find_spec("pycosat"):
+        pairs.append((SAT_2016["encoding"], SAT_2016["solver"]))
+    return [config("sat", f"sat/{load_spec(e).name}/{s}", encoding=e, solver=s) for e, s in pairs]
+
+
+def config(backend: str, name: str, **options: Any) -> Config:
+    """A configuration, once its backend is known and takes its options."""
+    backend_module(backend, options)
+    return Config(name, backend, BACKENDS[backend], options)
+
+
+def default_baseline(configs: list[Config]) -> str:
+    """The configuration that ratios are taken against: the first 2016 one, else the first."""
+    return next((c.name for c in configs if c.is_2016), configs[0].name)

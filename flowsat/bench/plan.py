@@ -1,0 +1,64 @@
+"""The runs of a bench: every puzzle, orientation, configuration and repeat, and their keys."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from flowsat.bench.configs import Config
+from flowsat.puzzle import SYMMETRIES, Puzzle, PuzzleError, expand_paths, read_puzzles
+
+RunKey = tuple[str, int, str, str, int]  # file, index, symmetry, configuration, repeat
+
+
+@dataclass(frozen=True)
+class Run:
+    """One solve: a puzzle in one orientation by one configuration, the repeat-th time."""
+
+    puzzle: Puzzle
+    symmetry: str
+    config: Config
+    repeat: int
+
+    @property
+    def key(self) -> RunKey:
+        return (self.puzzle.file, self.puzzle.index, self.symmetry, self.config.name,
+                self.repeat)
+
+    def describe(self) -> dict[str, Any]:
+        """The fields of its record that say what was run."""
+        p = self.puzzle
+        return {"file": p.file, "index": p.index, "name": p.name, "rows": p.height,
+                "cols": p.width, "colors": len(p.colors), "symmetry": self.symmetry,
+                "config": self.config.name, "backend": self.config.backend,
+                "options": self.config.options, "repeat": self.repeat}
+
+
+def record_key(record: dict[str, Any]) -> RunKey:
+    return (record["file"], record["index"], record["symmetry"], record["config"],
+            record["repeat"])
+
+
+def load_puzzles(paths: Iterable[str | Path],
+                 max_cells: int | None = None) -> tuple[list[Puzzle], list[PuzzleError]]:
+    """Every puzzle of every file (folders: their *.txt files), and the inputs that are bad."""
+    puzzles, errors = [], []
+    for file in expand_paths(paths):
+        for item in read_puzzles(file, *([max_cells] if max_cells else [])):
+            (errors if isinstance(item, PuzzleError) else puzzles).append(item)
+    return puzzles, errors
+
+
+def orientations(symmetries: str) -> tuple[str, ...]:
+    """`none`: the puzzle as it is; `all`: its eight rotations and reflections."""
+    return SYMMETRIES if symmetries == "all" else ("identity",)
+
+
+def plan(puzzles: list[Puzzle], symmetries: str, configs: list[Config],
+         repeat: int) -> list[Run]:
+    """Repeat by repeat, each sweeping every puzzle, so that slow drifts of the machine's
+    load touch every configuration alike; the configurations of a puzzle run back to back."""
+    return [Run(p, s, c, r) for r in range(1, repeat + 1) for p in puzzles
+            for s in orientations(symmetries) for c in configs]

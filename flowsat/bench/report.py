@@ -1,0 +1,381 @@
+"""`report.md` and `report.csv` of a bench folder, and its plots."""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from flowsat.bench.records import read_meta, read_records
+from flowsat.bench.reference import load_reference, reference_row
+from flowsat.bench.summary import (
+    FINISHED,
+    INF,
+    ConfigSummary,
+    Entry,
+    PuzzleRow,
+    Table,
+    median,
+    seconds,
+    tabulate,
+)
+from flowsat.result import UsageError
+
+STATS = ("variables", "clauses", "cycle_cuts", "conflicts", "nodes")
+REFERENCE_TIME = "c_s_here"  # the 2016 C program's seconds, measured on this machine class
+REFERENCE_SIZE = ("sat2016_vars", "sat2016_clauses_before_cycle_cuts", "c_nodes_here")
+HARDEST = 5
+X = "\u00d7"  # the multiplication sign of ratios and board sizes
+
+
+def write_report(folder: Path, baseline: str | None = None, reference: Path | None = None,
+                 plots: bool = True) -> list[Path]:
+    """Write the report files of a bench folder; the paths written."""
+    records = read_records(folder)
+    if not records:
+        raise UsageError(f"{folder}: no results.jsonl with records in it")
+    meta = read_meta(folder)
+    configs = [c["name"] for c in meta.get("configs", [])]
+    table = tabulate(records, configs, baseline or meta.get("baseline"))
+    if baseline and baseline != table.baseline:
+        raise UsageError(f"no configuration {baseline!r} in {folder}; "
+                         f"choose from {', '.join(table.configs)}")
+    ref = load_reference(reference)
+    figures: list[Path] = []
+    if plots:
+        from flowsat.bench.plots import draw_plots
+
+        figures = draw_plots(table, folder / "plots")
+    md, sheet = folder / "report.md", folder / "report.csv"
+    md.write_text(markdown(table, meta, records, ref, figures, folder), encoding="utf-8")
+    write_csv(sheet, table, ref)
+    return [md, sheet, *figures]
+
+
+def ms(seconds: float | None) -> str:
+    """Milliseconds, three significant digits; an endless time is a dash."""
+    if seconds is None or seconds == INF:
+        return "—"
+    value = seconds * 1000
+    return f"{value:,.0f}" if value >= 100 else f"{value:.3g}"
+
+
+def times(x: float | None) -> str:
+    return "—" if x is None else f"{X}{x:.2f}"
+
+
+def number(x: float | None) -> str:
+    return "—" if x is None else f"{x:,.0f}" if x == int(x) else f"{x:,.1f}"
+
+
+def row(*cells: Any) -> str:
+    return "| " + " | ".join(str(c) for c in cells) + " |"
+
+
+def table_head(*cells: str) -> list[str]:
+    return [row(*cells), row(*["---"] * len(cells))]
+
+
+def markdown(table: Table, meta: dict, records: list[dict], ref: dict, figures: list[Path],
+             folder: Path) -> str:
+    summaries = [table.summary(c) for c in table.configs]
+    parts = [
+        "# flowsat bench report", "",
+        "Reproduce (from the folder it was run in):", "",
+        f"    {meta.get('command', 'flowsat bench ...')}", "",
+        *machine(meta, records),
+        *configurations(table, records), *summary(table, summaries), *agreement(table),
+        *per_puzzle_times(table, ref), *per_puzzle_work(table, ref),
+        *orientations(table, summaries), *reference_notes(table, ref), *hardest(table),
+        *plots(figures, folder),
+    ]
+    return "\n".join(parts) + "\n"
+
+
+def machine(meta: dict, records: list[dict]) -> list[str]:
+    env, settings = meta.get("environment", {}), meta.get("settings", {})
+    git = env.get("git") or {}
+    commit = f"{git.get('commit', '?')[:12]}{' with uncommitted changes' * bool(git.get('dirty'))}"
+    packages = ", ".join(f"{k} {v}" for k, v in env.get("packages", {}).items() if v)
+    loads = [r["load"] for r in records if r.get("load") is not None]
+    lines = [
+        "## Machine and settings", "",
+        f"- {env.get('cpu', '?')}, {env.get('cores', '?')} cores, "
+        f"{env.get('memory_gib', '?')} GiB; {env.get('os', '?')}",
+        f"- {env.get('python', '?')}; flowsat {env.get('flowsat', '?')} (commit {commit}); "
+        f"{packages}",
+        f"- started {env.get('date', '?')}; {len(meta.get('sessions', []))} session(s)",
+        f"- load average (1 min) while running: median {number_2(median(loads))}, "
+        f"highest {number_2(max(loads, default=None))} (above the number of cores: runs "
+        f"waited for a core, whoever's work it was)",
+        f"- timeout {settings.get('timeout', '?')} s a run; {settings.get('workers', '?')} "
+        f"worker(s); self-touch {'allowed' if settings.get('allow_self_touch') else 'forbidden'}",
+        "- time: the backend's own time to answer (`total_s`: encoding and solving; not the "
+        "checker, not the worker's start, not a first warm-up solve of each configuration); "
+        "per puzzle, the median over its repeats and orientations",
+    ]
+    workers, cores = settings.get("workers", 1), env.get("cores") or 1
+    if workers > cores:
+        lines.append(f"- **warning**: {workers} workers on {cores} cores: runs competed for "
+                     f"the cores, so these timings are not comparable with other runs")
+    return [*lines, ""]
+
+
+def number_2(x: float | None) -> str:
+    return "—" if x is None else f"{x:.2f}"
+
+
+def configurations(table: Table, records: list[dict]) -> list[str]:
+    first = {r["config"]: r for r in reversed(records)}
+    lines = ["## Configurations", "", *table_head("configuration", "backend", "options")]
+    for c in table.configs:
+        options = first[c]["options"]
+        lines.append(row(f"`{c}`", first[c]["backend"], json.dumps(options) if options else "—"))
+    return [*lines, "", f"Ratios are against `{table.baseline}`, measured in the same run.", ""]
+
+
+def summary(table: Table, summaries: list[ConfigSummary]) -> list[str]:
+    runs = sum(len(e.runs) for p in table.puzzles for e in p.entries.values())
+    lines = [
+        "## Summary", "",
+        f"{len(table.puzzles)} puzzles, {runs} runs. Total: the sum of median times over the "
+        f"{len(table.common)} puzzles every configuration finished; CPU: the same in the "
+        f"worker's CPU time (checker included), which waiting for a core does not inflate. "
+        f"Speed-up: the geometric "
+        f"mean over the puzzles both finished of `{table.baseline}`'s time over this one's. "
+        f"Solved and unsolvable count puzzles; timeouts and errors count runs.", "",
+        *table_head("configuration", "solved", "unsolvable", "timeouts", "errors",
+                    "total (ms)", "CPU (ms)", "worst (ms)", f"speed-up vs `{table.baseline}`",
+                    "wins"),
+    ]
+    for s in summaries:
+        runs_by = sum((p.entries[s.name].statuses for p in table.puzzles if s.name in p.entries),
+                      Counter())
+        worst = "—" if not s.worst else f"{ms(s.worst[1])} ({s.worst[0]})" \
+            if s.worst[1] < INF else f"unfinished ({s.worst[0]})"
+        lines.append(row(f"`{s.name}`", s.statuses["solved"], s.statuses["unsolvable"],
+                         runs_by["timeout"] + runs_by["limit"], runs_by["error"],
+                         ms(s.total_s), ms(s.total_cpu_s), worst, times(s.speedup), s.wins))
+    return [*lines, ""]
+
+
+def agreement(table: Table) -> list[str]:
+    lines = ["## Agreement", ""]
+    split = [p for p in table.puzzles if p.disagrees]
+    if not split:
+        return [*lines, "Every configuration that finished a puzzle gave the same answer "
+                        "(solved or unsolvable), in every orientation.", ""]
+    lines.append("**The configurations disagree** (solved vs unsolvable): a bug.")
+    for p in split:
+        said = "; ".join(f"`{c}`: {', '.join(sorted(a))}" for c, a in p.answers.items() if a)
+        lines.append(f"- {p.label}: {said}")
+    return [*lines, ""]
+
+
+def answer(p: PuzzleRow) -> str:
+    found = set().union(*p.answers.values())
+    return "**DISAGREE**" if p.disagrees else next(iter(found)) if found else "—"
+
+
+def time_cell(e: Entry | None, winner: bool) -> str:
+    if e is None:
+        return ""
+    if not e.finished:
+        return e.status if e.status != "mixed" else unfinished(e)
+    value = f"**{ms(e.median_s)}**" if winner else ms(e.median_s)
+    return f"{value} ({unfinished(e)})" if e.status == "mixed" else value
+
+
+def unfinished(e: Entry) -> str:
+    return ", ".join(f"{n} {s}" for s, n in e.statuses.items() if s not in FINISHED)
+
+
+def per_puzzle_times(table: Table, ref: dict) -> list[str]:
+    extra = ["2016 C (ms)"] if any(reference_row(ref, p.info) for p in table.puzzles) else []
+    lines = ["## Per puzzle: median time (ms)", "",
+             f"The winner in bold; {X}: how many times faster it is than the runner-up. "
+             "2016 C: the 2016 C program's time measured on this machine class "
+             "(`zucker2016.csv`, `c_s_here`).", "",
+             *table_head("puzzle", "size", "colors", "answer", *table.configs, "winner", X,
+                         *extra)]
+    for p in table.puzzles:
+        r = reference_row(ref, p.info)
+        cells = [time_cell(p.entries.get(c), c == p.winner) for c in table.configs]
+        refs = [ms(figure(r, REFERENCE_TIME)) if r else ""] if extra else []
+        lines.append(row(p.label, f"{p.info['cols']}{X}{p.info['rows']}", p.info["colors"],
+                         answer(p), *cells, f"`{p.winner}`" if p.winner else "—",
+                         times(p.ratio), *refs))
+    return [*lines, ""]
+
+
+def work_columns(table: Table) -> list[tuple[str, list[str]]]:
+    """Columns of work per puzzle: variables/clauses per SAT encoding (they do not depend on
+    the solver), nodes per configuration that counts nodes."""
+    columns: dict[str, list[str]] = {}
+    for c in table.configs:
+        entries = [p.entries[c] for p in table.puzzles if c in p.entries]
+        if any(e.stat("nodes") is not None for e in entries):
+            columns[f"`{c}` nodes"] = [c]
+        elif any(e.stat("variables") is not None for e in entries):
+            encoding = entries[0].runs[0]["options"].get("encoding", c)
+            columns.setdefault(f"{encoding}: variables / clauses", []).append(c)
+    return list(columns.items())
+
+
+def work_cell(p: PuzzleRow, names: list[str]) -> str:
+    for e in filter(None, map(p.entries.get, names)):
+        if (nodes := e.stat("nodes")) is not None:
+            return number(nodes)
+        if e.stat("variables") is not None:
+            return f"{number(e.stat('variables'))} / {number(e.stat('clauses'))}"
+    return "—"
+
+
+def per_puzzle_work(table: Table, ref: dict) -> list[str]:
+    columns = work_columns(table)
+    has_ref = any(reference_row(ref, p.info) for p in table.puzzles)
+    extra = ["2016 SAT variables / clauses", "2016 C nodes"] if has_ref else []
+    lines = ["## Per puzzle: size of the work (medians)", "",
+             *table_head("puzzle", *(label for label, _ in columns), *extra)]
+    for p in table.puzzles:
+        r = reference_row(ref, p.info)
+        refs = [f"{number(figure(r, REFERENCE_SIZE[0]))} / "
+                f"{number(figure(r, REFERENCE_SIZE[1]))}",
+                number(figure(r, REFERENCE_SIZE[2]))] if r else ["", ""]
+        lines.append(row(p.label, *(work_cell(p, names) for _, names in columns),
+                         *refs[:len(extra)]))
+    return [*lines, ""]
+
+
+def figure(ref: dict[str, str], column: str) -> float | None:
+    """A number of the 2016 table; None where it has none."""
+    return float(ref[column]) if ref.get(column) else None
+
+
+def sensitivity(s: ConfigSummary) -> str:
+    """Whether the orientation matters: by the work count where there is one (deterministic),
+    else by the time spread over the clock's noise."""
+    if s.count_spread:
+        x, no = s.count_spread[0], "no"
+    elif s.time_spread and s.noise:
+        x, no = s.time_spread[0] / s.noise, "not above the noise"
+    else:
+        return "—"
+    return "yes" if x >= 1.5 else "slightly" if x >= 1.1 else no
+
+
+def orientations(table: Table, summaries: list[ConfigSummary]) -> list[str]:
+    if not table.symmetries:
+        return []
+    lines = [
+        "## Rotations and reflections", "",
+        "Each puzzle was run in its 8 orientations. Spread: for one puzzle, the largest of the "
+        f"8 orientations' medians over the smallest ({X}1.00: the orientation makes no "
+        "difference); the table gives the median over puzzles and the worst puzzle. Noise: the "
+        "same over repeats of one orientation, what the clock alone varies. Counts are taken "
+        "plus one, so that none is zero. Sensitive: "
+        f"median spread of the work count {X}1.5 or more (slightly: {X}1.1), or of the time over "
+        "the noise where nothing is counted.", "",
+        *table_head("configuration", "time spread", "worst", "noise", "count",
+                    "count spread", "worst", "sensitive"),
+    ]
+    for s in summaries:
+        t, c = s.time_spread, s.count_spread
+        lines.append(row(f"`{s.name}`", times(t and t[0]), f"{times(t[2])} {t[1]}" if t else "—",
+                         times(s.noise), s.count_name or "—", times(c and c[0]),
+                         f"{times(c[2])} {c[1]}" if c else "—", sensitivity(s)))
+    return [*lines, ""]
+
+
+def reference_notes(table: Table, ref: dict) -> list[str]:
+    """Each configuration's total over the 2016 puzzles beside the 2016 C program's, and
+    whether the 2016 encoding's sizes equal the 2016 program's, puzzle by puzzle."""
+    rows = [(p, r) for p in table.puzzles if (r := reference_row(ref, p.info))]
+    if not rows:
+        return []
+    c_total = sum(figure(r, REFERENCE_TIME) or 0 for _, r in rows)
+    lines = ["## The 2016 reference", "",
+             f"Totals over the {len(rows)} puzzles of the 2016 set, beside the 2016 C "
+             f"program's on this machine class ({ms(c_total)} ms, `c_s_here`):", ""]
+    for c in table.configs:
+        mine = [(p.entries[c], r) for p, r in rows if c in p.entries]
+        done = [e.median_s for e, _ in mine if e.finished]
+        line = f"- `{c}`: {ms(sum(done))} ms over the {len(done)} it finished"
+        sizes = [(e.stat("variables"), e.stat("clauses")) ==
+                 (figure(r, REFERENCE_SIZE[0]), figure(r, REFERENCE_SIZE[1]))
+                 for e, r in mine if e.runs[0]["options"].get("encoding") == "zucker2016"]
+        if sizes:
+            line += (f"; variables and clauses equal the 2016 program's on {sum(sizes)} of "
+                     f"{len(sizes)}")
+        lines.append(line)
+    return [*lines, ""]
+
+
+def hardest(table: Table) -> list[str]:
+    """The puzzles that took their winner longest (a place for pictures of them, later)."""
+    ranked = sorted((p for p in table.puzzles if p.winner),
+                    key=lambda p: p.entries[p.winner].median_s, reverse=True)[:HARDEST]
+    lines = ["## Hardest puzzles", "",
+             "By the time of the fastest configuration on each.", ""]
+    lines += [f"{n}. {p.label} ({p.info['cols']}{X}{p.info['rows']}): "
+              f"{ms(p.entries[p.winner].median_s)} ms by `{p.winner}`"
+              for n, p in enumerate(ranked, 1)]
+    return [*lines, "", "<!-- pictures of the hardest puzzles go here -->", ""]
+
+
+def plots(figures: list[Path], folder: Path) -> list[str]:
+    if not figures:
+        return []
+    lines = ["## Plots", "", "Puzzles a configuration did not finish are left out."]
+    for f in figures:
+        lines += ["", f"![{f.stem}]({f.relative_to(folder).as_posix()})"]
+    return [*lines, ""]
+
+
+def csv_rows(table: Table, ref: dict) -> Iterator[dict[str, Any]]:
+    for p in table.puzzles:
+        r = reference_row(ref, p.info) or {}
+        base = p.entries.get(table.baseline)
+        for c in table.configs:
+            e = p.entries.get(c)
+            if e is None:
+                continue
+            times_s = [seconds(run) for run in e.runs]
+            yield {
+                "file": p.info["file"], "index": p.info["index"], "puzzle": p.label,
+                "rows": p.info["rows"], "cols": p.info["cols"], "colors": p.info["colors"],
+                "config": c, "backend": e.runs[0]["backend"],
+                "options": json.dumps(e.runs[0]["options"]), "runs": len(e.runs),
+                "status": e.status, **{s: e.statuses[s] for s in
+                                       ("solved", "unsolvable", "timeout", "limit", "error")},
+                "median_s": e.median_s, "min_s": min(times_s), "max_s": max(times_s),
+                "median_cpu_s": e.median_cpu_s,
+                "winner": int(c == p.winner), "ratio_to_runner_up":
+                    p.ratio if c == p.winner else None,
+                "speedup_vs_baseline": base.median_s / e.median_s
+                    if base and base.finished and e.finished and e.median_s > 0 else None,
+                **{k: e.stat(k) for k in STATS},
+                "time_spread": e.time_spread, "count_spread": e.count_spread,
+                **{f"ref_{k}": v for k, v in r.items() if k != "puzzle"},
+            }
+
+
+def write_csv(path: Path, table: Table, ref: dict) -> None:
+    rows = list(csv_rows(table, ref))
+    names = list(dict.fromkeys(k for r in rows for k in r))
+    with path.open("w", newline="", encoding="utf-8") as f:
+        out = csv.DictWriter(f, names)
+        out.writeheader()
+        out.writerows({k: tidy(v) for k, v in r.items()} for r in rows)
+
+
+def tidy(value: Any) -> Any:
+    """A value for the CSV: nothing for None, whole numbers without a point, 9 digits."""
+    if isinstance(value, float) and math.isfinite(value):
+        value = float(f"{value:.9g}")
+        return int(value) if value.is_integer() else value
+    return "" if value is None else value

@@ -1,0 +1,112 @@
+"""A bench: plan the runs, skip those already recorded, run the rest, record each as it ends."""
+
+from __future__ import annotations
+
+import shlex
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from flowsat.bench.configs import (
+    SAT_ENCODINGS,
+    SAT_SOLVERS,
+    Config,
+    configurations,
+    default_baseline,
+)
+from flowsat.bench.meta import environment, load_average, now
+from flowsat.bench.plan import plan, record_key
+from flowsat.bench.progress import Progress
+from flowsat.bench.records import append, open_results, read_meta, read_records, write_meta
+from flowsat.bench.workers import run_all
+from flowsat.puzzle import Puzzle
+from flowsat.result import UsageError
+from flowsat.solve import BACKENDS
+
+SAME_ON_RESUME = ("timeout", "allow_self_touch")  # what a record's meaning depends on
+
+
+@dataclass
+class Settings:
+    """What a bench is asked to do (no encodings or solvers given: the SAT defaults)."""
+
+    paths: list[str]
+    backends: list[str] = field(default_factory=lambda: list(BACKENDS))
+    encodings: list[str] | None = None  # SAT encodings, default `SAT_ENCODINGS`
+    solvers: list[str] | None = None  # SAT solvers, default `SAT_SOLVERS`
+    symmetries: str = "none"
+    repeat: int = 1
+    timeout: float = 60.0
+    workers: int = 1
+    out: str = "bench-out"
+    allow_self_touch: bool = False
+    baselines: bool = True
+
+    def configs(self) -> list[Config]:
+        return configurations(self.backends, self.encodings, self.solvers, self.baselines)
+
+    def command(self) -> str:
+        """The command that runs this bench afresh."""
+        words = ["flowsat", "bench", *self.paths, "--backends", ",".join(self.backends)]
+        if "sat" in self.backends:
+            words += ["--encodings", ",".join(self.encodings or SAT_ENCODINGS),
+                      "--solvers", ",".join(self.solvers or SAT_SOLVERS)]
+        words += ["--symmetries", self.symmetries, "--repeat", str(self.repeat),
+                  "--timeout", f"{self.timeout:g}", "--workers", str(self.workers),
+                  "--out", self.out]
+        words += ["--allow-self-touch"] * self.allow_self_touch + ["--no-baselines"] * (
+            not self.baselines)
+        return shlex.join(words)
+
+
+def bench(settings: Settings, puzzles: list[Puzzle], *, resume: bool = False,
+          progress: bool = True, argv: list[str] | None = None) -> Counter[str]:
+    """Run every run not yet in `results.jsonl`, appending each record as it ends; the count of
+    each status among the runs made now."""
+    configs = settings.configs()
+    folder = Path(settings.out)
+    folder.mkdir(parents=True, exist_ok=True)
+    done = {record_key(r) for r in read_records(folder)}
+    if done and not resume:
+        raise UsageError(f"{folder} holds results already: --resume goes on with them, "
+                         f"or choose another --out")
+    meta = start(folder, settings, configs, resume, argv)
+    todo = [run for run in plan(puzzles, settings.symmetries, configs, settings.repeat)
+            if run.key not in done]
+    statuses: Counter[str] = Counter()
+    try:
+        with open_results(folder) as out, Progress(len(todo), progress) as shown:
+            for run, got in run_all(todo, settings.workers, settings.timeout,
+                                    settings.allow_self_touch):
+                load = load_average()
+                append(out, run.describe() | got | {"load": load[0] if load else None})
+                shown.advance(got["status"])
+                statuses[got["status"]] += 1
+    finally:
+        meta["sessions"][-1].update(ended=now(), load_average_end=load_average(),
+                                    runs=sum(statuses.values()),
+                                    complete=sum(statuses.values()) == len(todo))
+        write_meta(folder, meta)
+    return statuses
+
+
+def start(folder: Path, settings: Settings, configs: list[Config], resume: bool,
+          argv: list[str] | None) -> dict:
+    """`meta.json`: the environment once; the settings, configurations and a session entry
+    for each start or resume. A resume may add runs, not change what a run means."""
+    meta = read_meta(folder) if resume else {}
+    old = meta.get("settings", {})
+    for name in SAME_ON_RESUME:
+        if name in old and old[name] != getattr(settings, name):
+            raise UsageError(f"{folder} was run with {name.replace('_', '-')} {old[name]}; "
+                             f"--resume must keep it")
+    known = {c["name"]: c for c in meta.get("configs", [])}
+    known.update((c.name, asdict(c)) for c in configs)
+    meta = {"environment": meta.get("environment") or environment(),
+            "command": settings.command(), "settings": asdict(settings),
+            "configs": list(known.values()),
+            "baseline": meta.get("baseline") or default_baseline(configs),
+            "sessions": [*meta.get("sessions", []),
+                         {"started": now(), "argv": argv, "load_average": load_average()}]}
+    write_meta(folder, meta)
+    return meta

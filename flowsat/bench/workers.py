@@ -1,0 +1,163 @@
+"""Runs in worker processes: a run past its time is killed, a crash is caught, the bench goes on.
+
+Each worker serves runs one at a time over a pipe. The parent waits for an answer, for the
+worker's death, or for the run's deadline (the backend's own timeout plus a grace), whichever
+comes first; a worker that died or was killed is replaced by a fresh one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import multiprocessing
+import signal
+import time
+from collections import deque
+from collections.abc import Iterator
+from multiprocessing.connection import Connection, wait
+from typing import Any
+
+from flowsat.bench.plan import Run
+from flowsat.puzzle import Puzzle, transform
+from flowsat.solve import BACKENDS, solve
+
+Outcome = dict[str, Any]  # status, time_s, wall_s, stats, error
+
+
+def grace(timeout: float) -> float:
+    """How long past its own timeout a backend may take to give up by itself."""
+    return max(1.0, 0.2 * timeout)
+
+
+WARM_UP = Puzzle.from_text("AA")
+warm: set[str] = set()  # the configurations this process has run once
+
+
+def execute(run: Run, timeout: float, allow_self_touch: bool) -> Outcome:
+    """Solve one run in this process. The clock starts once the backend is imported, after a
+    garbage collection, and, the first time a configuration runs here, after it has solved a
+    1x2 puzzle (one-time costs: caches, specs read, libraries loaded)."""
+    config = run.config
+    BACKENDS[config.backend] = config.module
+    start = time.perf_counter()
+    try:
+        if config.name not in warm:
+            warm.add(config.name)
+            with contextlib.suppress(Exception):  # a broken backend fails on the run itself
+                solve(WARM_UP, config.backend, timeout=timeout, **config.options)
+        puzzle = transform(run.puzzle, run.symmetry)
+        gc.collect()  # the garbage of earlier runs is not this run's to collect
+        start, cpu = time.perf_counter(), time.process_time()
+        result = solve(puzzle, config.backend, allow_self_touch=allow_self_touch,
+                       timeout=timeout, **config.options)
+    except Exception as err:  # a bug or a crash of the backend: recorded, never fatal
+        return outcome("error", None, start, error=f"{type(err).__name__}: {err}")
+    return outcome(result.status, result.stats.get("total_s"), start, result.stats,
+                   result.error, round(time.process_time() - cpu, 6))
+
+
+def outcome(status: str, time_s: float | None, start: float, stats: dict | None = None,
+            error: str | None = None, cpu_s: float | None = None) -> Outcome:
+    """What a run gives its record: `time_s` is the backend's own `total_s`; `wall_s` the
+    worker's clock around the call (checker included), `cpu_s` its CPU time over the same
+    span, which waiting for a core on a busy machine does not inflate."""
+    return {"status": status, "time_s": time_s,
+            "wall_s": round(time.perf_counter() - start, 6), "cpu_s": cpu_s,
+            "stats": stats or {}, "error": error}
+
+
+def serve(conn: Connection) -> None:
+    """A worker's life: solve each run sent until the bench closes the pipe; Ctrl-C is for
+    the bench to handle."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        while True:
+            run, timeout, allow_self_touch = conn.recv()
+            conn.send(execute(run, timeout, allow_self_touch))
+    except (EOFError, BrokenPipeError):  # the bench is gone
+        return
+
+
+class Worker:
+    """A worker process and the run it is on."""
+
+    def __init__(self, context: multiprocessing.context.BaseContext):
+        self.conn, child = context.Pipe()
+        self.process = context.Process(target=serve, args=(child,), daemon=True)
+        self.process.start()
+        child.close()
+        self.run: Run | None = None
+        self.started = 0.0
+        self.broken = False
+
+    def give(self, run: Run, timeout: float, allow_self_touch: bool) -> None:
+        self.run, self.started = run, time.perf_counter()
+        self.conn.send((run, timeout, allow_self_touch))
+
+    def outcome(self, limit: float) -> Outcome | None:
+        """The run's outcome if it has one by now: the answer, a death, or a kill at `limit`."""
+        try:
+            if self.conn.poll():
+                return self.conn.recv()
+        except (EOFError, OSError):
+            pass
+        if not self.process.is_alive():
+            self.broken = True
+            return outcome("error", None, self.started, error=death(self.process.exitcode))
+        if time.perf_counter() - self.started > limit:
+            self.broken = True
+            return outcome("timeout", None, self.started,
+                           error=f"no answer after {limit:g} s: worker killed")
+        return None
+
+    def stop(self) -> None:
+        self.process.kill()
+        self.process.join()
+        self.conn.close()
+
+
+def death(exitcode: int | None) -> str:
+    if exitcode is not None and exitcode < 0:
+        return f"worker died: killed by {signal.Signals(-exitcode).name}"
+    return f"worker died: exit status {exitcode}"
+
+
+def context() -> multiprocessing.context.BaseContext:
+    """Fresh processes forked from a clean server where the platform has one, else spawned."""
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        ctx = multiprocessing.get_context("forkserver")
+        ctx.set_forkserver_preload(["flowsat.bench.workers"])
+        return ctx
+    return multiprocessing.get_context("spawn")
+
+
+def run_all(runs: list[Run], workers: int, timeout: float,
+            allow_self_touch: bool = False) -> Iterator[tuple[Run, Outcome]]:
+    """Each run with its outcome, as runs finish, on up to `workers` processes at once."""
+    todo = deque(runs)
+    limit = timeout + grace(timeout)
+    ctx = context()
+    pool = [Worker(ctx) for _ in range(min(workers, len(todo)))]
+    try:
+        while True:
+            for w in pool:
+                if w.run is None and todo:
+                    w.give(todo.popleft(), timeout, allow_self_touch)
+            busy = [w for w in pool if w.run is not None]
+            if not busy:
+                return
+            first_deadline = min(w.started for w in busy) + limit
+            wait([w.conn for w in busy] + [w.process.sentinel for w in busy],
+                 timeout=max(0.0, first_deadline - time.perf_counter()))
+            for i, w in enumerate(pool):
+                done = w.outcome(limit) if w.run else None
+                if done is None:
+                    continue
+                run, w.run = w.run, None
+                if w.broken:
+                    w.stop()
+                    pool[i] = Worker(ctx)
+                yield run, done
+    finally:
+        for w in pool:
+            w.stop()

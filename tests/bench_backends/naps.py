@@ -1,0 +1,12 @@
+"""Takes a twentieth of a second, then gives up (status `limit`)."""
+
+import time
+
+from flowsat.result import Result
+
+OPTIONS = ()
+
+
+def solve(puzzle, *, allow_self_touch=False, timeout=None):
+    time.sleep(0.05)
+    return Result("limit", stats={"nodes": puzzle.width * puzzle.height})
