@@ -6,6 +6,7 @@ import json
 import os
 import signal
 import sys
+from collections.abc import Callable
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, NoReturn
@@ -343,8 +344,7 @@ def bench(
     max_cells: Annotated[int, typer.Option(min=1, help="Refuse boards with more cells.")
                          ] = MAX_CELLS,
 ) -> None:
-    from flowsat.bench import Settings, load_puzzles, write_report
-    from flowsat.bench import bench as run_bench
+    from flowsat.bench import Settings, write_report
 
     given = {"backends": names(backends), "solvers": names(solvers),
              "encodings": names(encodings)}
@@ -352,18 +352,26 @@ def bench(
                         timeout=timeout, workers=workers, out=str(out), baselines=baselines,
                         allow_self_touch=allow_self_touch,
                         **{k: v for k, v in given.items() if v})
+    sweep(settings, paths, max_cells, resume, write_report)
+
+
+def sweep(settings, paths: list[Path], max_cells: int, resume: bool,
+          reports: Callable[[Path], list[Path]]) -> NoReturn:
+    """Run a bench, write its reports, and exit with the bench's status."""
+    from flowsat.bench import bench, load_puzzles
+
     puzzles, errors = load_puzzles(paths, max_cells)
     for err in errors:
         typer.echo(str(err), err=True)
+    out = Path(settings.out)
     terminate = signal.signal(signal.SIGTERM, interrupt)  # a kill ends the bench as Ctrl-C
     try:
         if not puzzles:
             raise UsageError("no puzzle to run")
-        statuses = run_bench(settings, puzzles, resume=resume, argv=sys.argv)
-        written = write_report(out)
+        statuses = bench(settings, puzzles, resume=resume, argv=sys.argv)
+        written = reports(out)
     except UsageError as err:
-        typer.echo(f"flowsat: error: {err}", err=True)
-        raise typer.Exit(EXIT["input"]) from None
+        usage_error(err)
     except KeyboardInterrupt:
         typer.echo(f"flowsat: interrupted; the finished runs are in {out / 'results.jsonl'}: "
                    f"--resume goes on", err=True)
@@ -373,6 +381,48 @@ def bench(
     for path in written:
         typer.echo(f"wrote {path}")
     raise typer.Exit(EXIT["internal"] if statuses["error"] else EXIT["input"] if errors else 0)
+
+
+@app.command(help=f"""Time SAT encodings against each other: every encoding (default: every
+named one) with every solver over puzzle sets (default: the shared 2016 set and Numberlink
+boards), as a bench of the sat backend; beside the bench's report, DIR/encodings.md and .csv
+give each configuration's size, total, median and worst time and timeouts per puzzle set, and
+what each single choice of family or solver is worth.\n\n{BENCH_EXIT}""")
+def experiment(
+    paths: Annotated[list[Path] | None, typer.Argument(
+        help="Puzzle files or folders, one set each (default: ../shared/puzzles/zucker and "
+             "../shared/puzzles/numberlink).")] = None,
+    encodings: Annotated[str | None, typer.Option(
+        help="Encodings, comma-separated: names, spec files, NAME+family=choice.")] = None,
+    solvers: Annotated[str | None, typer.Option(
+        help="SAT solvers, comma-separated (default: cadical195,glucose4,minisat22).")] = None,
+    repeat: Annotated[int, typer.Option(min=1, help="Runs of each configuration.")] = 3,
+    timeout: Annotated[float, typer.Option(min=0.001, help="Seconds a run.")] = 60.0,
+    workers: Annotated[int, typer.Option(min=1, help="Worker processes at once.")] = 1,
+    out: Annotated[Path, typer.Option(help="Folder of the results and the reports.")
+                   ] = Path("results/encodings"),
+    resume: Annotated[bool, typer.Option(
+        "--resume", help="Go on with DIR's results: run only what is not there yet.")] = False,
+    max_cells: Annotated[int, typer.Option(min=1, help="Refuse boards with more cells.")
+                         ] = MAX_CELLS,
+) -> None:
+    from flowsat.bench import write_report
+    from flowsat.bench.experiment import settings as experiment_settings
+    from flowsat.bench.experiment import write_encodings_report
+
+    if not paths:
+        shared = Path("../shared/puzzles")
+        paths = [p for p in (shared / "zucker", shared / "numberlink") if p.is_dir()]
+        if not paths:
+            usage_error("give puzzle files or folders (../shared/puzzles is not here)")
+    try:
+        settings = experiment_settings([str(p) for p in paths], names(encodings),
+                                       names(solvers), repeat=repeat, timeout=timeout,
+                                       workers=workers, out=str(out))
+    except UsageError as err:
+        usage_error(err)
+    sweep(settings, paths, max_cells, resume,
+          lambda folder: write_report(folder) + write_encodings_report(folder))
 
 
 @app.command(help="Write a bench folder's report.md, report.csv and plots/ from its results.")

@@ -92,8 +92,12 @@ class Binary:
     def same(self, pairs: Pairs) -> None:
         free, one, both = self.split(pairs)
         bits, dot, clauses = self.bits, self.enc.dot, self.enc.clauses
-        clauses += [c for i, j, lit in free for a, b in zip(bits[i], bits[j], strict=True)
-                    for c in ([-lit, -a, b], [-lit, a, -b])]
+        off = [-lit for _, _, lit in free]
+        for t in range(self.nbits):  # column by column: C-level zip and map build the clauses
+            a = [bits[i][t] for i, _, _ in free]
+            b = [bits[j][t] for _, j, _ in free]
+            clauses += map(list, zip(off, [-x for x in a], b, strict=True))
+            clauses += map(list, zip(off, a, [-x for x in b], strict=True))
         clauses += [[-lit, x] for d, j, lit in one for x in self.code(j, dot[d])]
         clauses += [[-lit] for i, j, lit in both if dot[i] != dot[j]]
 
@@ -112,11 +116,14 @@ class Binary:
         enc, nbits, bits = self.enc, self.nbits, self.bits
         flat = enc.new_vars("differ", Keys(len(new) * nbits, lambda t: (
             *map(enc.cell, new[t // nbits]), t % nbits)))
-        for n, (i, j) in enumerate(new):
-            ds = flat[n * nbits:(n + 1) * nbits]
-            self.diffs[i, j] = ds
-            enc.clauses += [c for d, a, b in zip(ds, bits[i], bits[j], strict=True)
-                            for c in ([-d, a, b], [-d, -a, -b])]
+        for n, pair in enumerate(new):
+            self.diffs[pair] = flat[n * nbits:(n + 1) * nbits]
+        for t in range(nbits):
+            d = [-flat[n * nbits + t] for n in range(len(new))]
+            a = [bits[i][t] for i, _ in new]
+            b = [bits[j][t] for _, j in new]
+            enc.clauses += map(list, zip(d, a, b, strict=True))
+            enc.clauses += map(list, zip(d, [-x for x in a], [-x for x in b], strict=True))
 
     def is_color(self, i: int, k: int) -> int:
         """A variable defined as 'cell i has color k' (made once per cell and color)."""

@@ -29,7 +29,10 @@ class Encoder:
         for k, ends in enumerate(puzzle.dots.values()):
             for cell in ends:
                 self.dot[self.index(cell)] = k
-        self.neighbors = [self._neighbors(i) for i in range(self.size)]
+        self.toward = {d: [self._step(i, d) for i in range(self.size)]
+                       for d in (UP, DOWN, LEFT, RIGHT)}  # the neighbor each way, or None
+        self.neighbors = [[n for d in (UP, DOWN, LEFT, RIGHT) if (n := self.toward[d][i])
+                           is not None] for i in range(self.size)]
         self.edges = [(i, j) for i in range(self.size) for j in self.neighbors[i] if i < j]
         self.top = 0
         self.blocks: list[tuple[int, str, Sequence[object]]] = []  # (first var, kind, keys)
@@ -42,15 +45,11 @@ class Encoder:
     def cell(self, i: int) -> Cell:
         return divmod(i, self.width)
 
-    def _neighbors(self, i: int) -> list[int]:
-        """The cells next to cell i: up, down, left, right (as `Puzzle.neighbors`)."""
-        r, c = divmod(i, self.width)
-        return ([i - self.width] if r else []) + ([i + self.width] if r + 1 < self.height
-                                                   else []) + (
-            [i - 1] if c else []) + ([i + 1] if c + 1 < self.width else [])
-
     def step(self, i: int, direction: tuple[int, int]) -> int | None:
         """The neighbor of cell i in a direction, or None off the board."""
+        return self.toward[direction][i]
+
+    def _step(self, i: int, direction: tuple[int, int]) -> int | None:
         r, c = divmod(i, self.width)
         r, c = r + direction[0], c + direction[1]
         return r * self.width + c if 0 <= r < self.height and 0 <= c < self.width else None

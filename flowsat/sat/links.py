@@ -144,6 +144,9 @@ class Edges:
         self.vars = enc.new_vars("edge", Keys(len(edges), lambda t: (enc.cell(edges[t][0]),
                                                                       enc.cell(edges[t][1]))))
         self.index = dict(zip(edges, self.vars, strict=True))
+        self.toward = {d: [None if n is None else self.index[min(i, n), max(i, n)]
+                           for i, n in enumerate(cells_toward)]
+                       for d, cells_toward in enc.toward.items()}  # the edge each way
         self.incident: list[list[int]] = [[] for _ in range(enc.size)]
         for (i, j), e in self.index.items():
             self.incident[i].append(e)
@@ -167,8 +170,9 @@ class Edges:
     def corner(self, i: int, glyph: str) -> list[int] | None:
         if self.enc.dot[i] >= 0:
             return None
-        ends = [self.enc.step(i, d) for d in TYPES[glyph]]
-        return None if None in ends else [self.edge(i, n) for n in ends]
+        first, second = TYPES[glyph]
+        a, b = self.toward[first][i], self.toward[second][i]
+        return None if a is None or b is None else [a, b]
 
     def links(self, model: Model) -> list[tuple[int, int]]:
         return [edge for edge, e in self.index.items() if true(model, e)]
