@@ -425,6 +425,60 @@ def experiment(
           lambda folder: write_report(folder) + write_encodings_report(folder))
 
 
+@app.command(help="List the named SAT encodings: their choice in each family and what for.")
+def encodings() -> None:
+    from flowsat.sat import DEFAULT_ENCODING
+    from flowsat.sat.spec import builtin_spec, builtin_specs
+
+    for name in sorted(builtin_specs()):
+        try:
+            spec = builtin_spec(name)
+        except UsageError as err:
+            usage_error(err)
+        mark = " (default)" if name == DEFAULT_ENCODING else ""
+        typer.echo(f"{name}{mark}: {spec.summary}\n    cells={spec.cells} links={spec.links} "
+                   f"card={spec.card} cycles={spec.cycles} deduce={str(spec.deduce).lower()} "
+                   f"unique={str(spec.unique).lower()}")
+
+
+@app.command(help="Write a puzzle's CNF in DIMACS, `c` comment lines saying what each variable "
+             "stands for (cell and color bit, edge, ...). Exit status 0, or 2 for an input or "
+             "usage error.")
+def encode(
+    puzzle_file: Annotated[Path, typer.Argument(metavar="PUZZLE", help="A puzzle file.")],
+    encoding: Annotated[str | None, typer.Option(
+        help="SAT encoding: a name, a spec file, NAME+family=choice.")] = None,
+    output: Annotated[Path | None, typer.Option(
+        "--output", "-o", help="The .cnf file (default: standard output).")] = None,
+    index: Annotated[int, typer.Option(
+        min=1, help="Which puzzle of a Numberlink file (from 1).")] = 1,
+    allow_self_touch: Annotated[bool, typer.Option(
+        "--allow-self-touch", help="Let a path touch itself side by side.")] = False,
+    max_cells: Annotated[int, typer.Option(min=1, help="Refuse boards with more cells.")
+                         ] = MAX_CELLS,
+) -> None:
+    from flowsat.sat import DEFAULT_ENCODING, encode
+    from flowsat.sat.dimacs import describe, write_dimacs
+
+    items = list(read_puzzles(puzzle_file, max_cells))
+    item = next((x for x in items if x.index in (index, None)), None) if items else None
+    if item is None:
+        usage_error(f"{puzzle_file} has no puzzle {index}")
+    if isinstance(item, PuzzleError):
+        typer.echo(str(item), err=True)
+        raise typer.Exit(EXIT["input"])
+    try:
+        formula = encode(item, encoding or DEFAULT_ENCODING, allow_self_touch)
+    except UsageError as err:
+        usage_error(err)
+    clauses = formula.clauses + ([[formula.unique]] if formula.unique else [])
+    if output:
+        with output.open("w", encoding="utf-8") as out:
+            write_dimacs(out, clauses, formula.enc.top, describe(formula, allow_self_touch))
+    else:
+        write_dimacs(sys.stdout, clauses, formula.enc.top, describe(formula, allow_self_touch))
+
+
 @app.command(help="Write a bench folder's report.md, report.csv and plots/ from its results.")
 def report(
     folder: Annotated[Path, typer.Argument(help="A folder written by flowsat bench.")],
@@ -444,9 +498,20 @@ def report(
         typer.echo(f"wrote {path}")
 
 
+def only_the_command_asked_for(args: list[str]) -> None:
+    """Keep only the command on the command line, when there is one: typer turns every
+    command's options into click's at each start (15 ms for all of them here)."""
+    asked = next((a for a in args if not a.startswith("-")), None)
+    chosen = [c for c in app.registered_commands
+              if (c.name or c.callback.__name__.replace("_", "-")) == asked]
+    if chosen:
+        app.registered_commands = chosen
+
+
 def main() -> None:
     if hasattr(signal, "SIGPIPE"):  # `flowsat ... | head` ends quietly, like other Unix tools
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    only_the_command_asked_for(sys.argv[1:])
     try:
         app()
     except KeyboardInterrupt:

@@ -16,7 +16,7 @@ from flowsat.result import Result
 from flowsat.sat import cells, links, rules
 from flowsat.sat.cycles import order
 from flowsat.sat.encoder import Encoder
-from flowsat.sat.oracle import Oracle, Rebuilt, open_oracle, solver_name
+from flowsat.sat.oracle import FromScratch, Oracle, open_oracle, solver_name
 from flowsat.sat.spec import Spec, load_spec
 
 Observer = Callable[[str, Paths, list[list[Cell]]], None]  # (event, paths, cycles)
@@ -118,7 +118,7 @@ def search(puzzle: Puzzle, limit: int, *, allow_self_touch: bool = False,
     return Result(status, found[0] if found else None, stats=stats, config=config), found
 
 
-def next_solution(formula: Encoding, sat: Oracle | Rebuilt, deadline: float | None, stats: dict,
+def next_solution(formula: Encoding, sat: Oracle | FromScratch, deadline: float | None, stats: dict,
                   observe: Observer | None = None, assumptions: list[int] = ()
                   ) -> tuple[bool | None, Paths | None, list[int] | None]:
     """Solve, cutting the cycles of each model, until a model of paths only (True, its paths,

@@ -1,7 +1,8 @@
 """SAT solvers behind one small interface: add clauses, solve before a deadline, read models.
 
-`open_oracle(name, clauses)` gives a PySAT solver (`Oracle`) or, for `pycosat` (PicoSAT, as
-the 2016 program used it), a solver rebuilt from all clauses for every call (`Rebuilt`).
+`open_oracle(name, clauses)` gives a PySAT solver (`Oracle`), or a solver that solves all
+clauses anew at every call (`FromScratch`): `pycosat` (PicoSAT, as the 2016 program used it)
+or `external:COMMAND` (any DIMACS solver program).
 
 The PySAT wrapper hides what those solvers differ in. MiniSat-family solvers are interrupted
 by a timer (`solve_limited` + `interrupt`); CaDiCaL cannot be interrupted in PySAT, so it runs
@@ -13,12 +14,18 @@ Lingeling, which has no limits at all, it runs only without a deadline.
 
 from __future__ import annotations
 
+import shlex
+import shutil
+import subprocess
+import tempfile
 import threading
 import time
+from pathlib import Path
 
 from pysat.solvers import NoSuchSolverError, Solver, SolverNames
 
 from flowsat.result import UsageError
+from flowsat.sat.dimacs import full_model, read_answer, write_dimacs
 
 SOLVERS = tuple(sorted(name for name in vars(SolverNames) if not name.startswith("_")))
 BUDGETED = frozenset({"cadical103", "cadical153", "cadical195", "cadical300"})
@@ -28,22 +35,25 @@ SLICE_S = 0.1
 
 
 OTHER_SOLVERS = ("pycosat",)
+EXTERNAL = "external:"  # external:COMMAND runs a DIMACS solver program
 
 
 def solver_name(name: str) -> str:
     """The canonical name of a solver, from its name or one of PySAT's aliases."""
-    if name in OTHER_SOLVERS:
+    if name in OTHER_SOLVERS or name.startswith(EXTERNAL):
         return name
     for canonical in SOLVERS:
         if name == canonical or name in getattr(SolverNames, canonical):
             return canonical
     raise UsageError(f"unknown solver {name!r}; choose from "
-                     f"{', '.join(SOLVERS + OTHER_SOLVERS)}")
+                     f"{', '.join(SOLVERS + OTHER_SOLVERS)} or external:COMMAND")
 
 
-def open_oracle(name: str, clauses: list[list[int]]) -> Oracle | Rebuilt:
+def open_oracle(name: str, clauses: list[list[int]]) -> Oracle | FromScratch:
     name = solver_name(name)
-    return Rebuilt(name, clauses) if name in OTHER_SOLVERS else Oracle(name, clauses)
+    if name.startswith(EXTERNAL):
+        return External(name, clauses)
+    return Picosat(name, clauses) if name in OTHER_SOLVERS else Oracle(name, clauses)
 
 
 class Oracle:
@@ -127,14 +137,51 @@ class Oracle:
         return {**found, "rebuilds": self.rebuilds} if self.rebuilds else found
 
 
-class Rebuilt:
-    """A solver without incremental use: every call solves all clauses from scratch.
+class FromScratch:
+    """A solver used without incremental state: every call solves all clauses anew (the added
+    ones and the assumptions, as units, too)."""
 
-    `pycosat` (PicoSAT) works this way, as in the 2016 program. A deadline is kept by a
-    propagation limit sized to the time left: at first by a rate PicoSAT beats on any machine
-    (so the first call ends in time), then by the rate measured. Each call that hits its limit
-    starts over, so calls are few: one whenever the answer comes within the first call's share.
-    """
+    def __init__(self, name: str, clauses: list[list[int]]):
+        self.name = name
+        self.clauses = clauses
+        self.added: list[list[int]] = []
+        self.nvars = max((abs(x) for c in clauses for x in c), default=0)
+        self.calls = 0
+        self.last: list[int] = []
+
+    def __enter__(self) -> FromScratch:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        pass
+
+    def add(self, clause: list[int]) -> None:
+        self.added.append(clause)
+        self.nvars = max(self.nvars, *(abs(x) for x in clause))
+
+    def solve(self, deadline: float | None = None, assumptions: list[int] = ()
+              ) -> bool | None:
+        self.calls += 1
+        answer, self.last = self.run(self.clauses + self.added + [[x] for x in assumptions],
+                                     deadline)
+        return answer
+
+    def run(self, clauses: list[list[int]], deadline: float | None
+            ) -> tuple[bool | None, list[int]]:
+        raise NotImplementedError
+
+    def model(self) -> list[int]:
+        return self.last
+
+    def stats(self) -> dict[str, int]:
+        return {"rebuilds": self.calls}
+
+
+class Picosat(FromScratch):
+    """PicoSAT through `pycosat`, as in the 2016 program. A deadline is kept by a propagation
+    limit sized to the time left: at first by a rate PicoSAT beats on any machine (so the
+    first call ends in time), then by the rate measured. Each call that hits its limit starts
+    over, so calls are few: one whenever the answer comes within the first call's share."""
 
     MIN_RATE = 1_000_000  # propagations a second
 
@@ -144,38 +191,54 @@ class Rebuilt:
         except ImportError:
             raise UsageError("solver pycosat needs the pycosat package: "
                              "pip install 'flowsat[baselines]'") from None
-        self.name, self.pycosat = name, pycosat
-        self.clauses = clauses
-        self.added: list[list[int]] = []
-        self.calls = 0
-        self.last: list[int] = []
+        super().__init__(name, clauses)
+        self.pycosat = pycosat
 
-    def __enter__(self) -> Rebuilt:
-        return self
-
-    def __exit__(self, *exc) -> None:
-        pass
-
-    def add(self, clause: list[int]) -> None:
-        self.added.append(clause)
-
-    def solve(self, deadline: float | None = None, assumptions: list[int] = ()
-              ) -> bool | None:
+    def run(self, clauses: list[list[int]], deadline: float | None
+            ) -> tuple[bool | None, list[int]]:
         rate = self.MIN_RATE
-        units = [[x] for x in assumptions]
         while deadline is None or (left := deadline - time.perf_counter()) > 0:
-            self.calls += 1
             limit = 0 if deadline is None else max(1000, int(rate * left))
             start = time.perf_counter()
-            answer = self.pycosat.solve(self.clauses + self.added + units, prop_limit=limit)
+            answer = self.pycosat.solve(clauses, prop_limit=limit)
             if answer != "UNKNOWN":
-                self.last = [] if answer == "UNSAT" else answer
-                return answer != "UNSAT"
+                return (False, []) if answer == "UNSAT" else (True, answer)
             rate = max(rate, limit / max(time.perf_counter() - start, 1e-6))
-        return None
+        return None, []
 
-    def model(self) -> list[int]:
-        return self.last
 
-    def stats(self) -> dict[str, int]:
-        return {"rebuilds": self.calls}
+class External(FromScratch):
+    """Any DIMACS solver program, `external:COMMAND`: the clauses go to a temporary file
+    given as the last argument (or where `{cnf}` stands; `{out}` names a result file, as
+    MiniSat writes one), the answer comes from its `s`/`v` lines (or that file, or its exit
+    status 10/20). At the deadline the program is killed."""
+
+    def __init__(self, name: str, clauses: list[list[int]]):
+        super().__init__(name, clauses)
+        self.argv = shlex.split(name.removeprefix(EXTERNAL))
+        if not self.argv or shutil.which(self.argv[0]) is None:
+            raise UsageError(f"external solver {self.argv[0] if self.argv else '?'!r} "
+                             f"is not a program on PATH")
+
+    def run(self, clauses: list[list[int]], deadline: float | None
+            ) -> tuple[bool | None, list[int]]:
+        with tempfile.TemporaryDirectory(prefix="flowsat-") as folder:
+            cnf, out = Path(folder, "formula.cnf"), Path(folder, "result.txt")
+            with cnf.open("w") as f:
+                write_dimacs(f, clauses, self.nvars)
+            argv = [a.replace("{cnf}", str(cnf)).replace("{out}", str(out)) for a in self.argv]
+            if "{cnf}" not in self.name:
+                argv.append(str(cnf))
+            left = None if deadline is None else deadline - time.perf_counter()
+            if left is not None and left <= 0:
+                return None, []
+            try:
+                done = subprocess.run(argv, capture_output=True, text=True, timeout=left)
+            except subprocess.TimeoutExpired:
+                return None, []
+            text = out.read_text() if "{out}" in self.name and out.exists() else done.stdout
+        answer, literals = read_answer(text, done.returncode)
+        if answer is None and done.returncode not in (0, 10, 20):
+            raise UsageError(f"external solver {self.argv[0]!r} failed (exit status "
+                             f"{done.returncode}): {done.stderr.strip()[:200]}")
+        return answer, full_model(literals, self.nvars) if answer else []
