@@ -202,7 +202,8 @@ def test_sat_replay_shows_each_model_with_its_cycles_then_erases_itself():
     puzzle = first(CYCLES)
     out = io.StringIO()
     replay = Replay(puzzle, out=out, delay=0, color=False, show_cycles=True)
-    result = solve(puzzle, allow_self_touch=True, observe=replay)
+    result = solve(puzzle, allow_self_touch=True, observe=replay, encoding="edges-binary",
+                   solver="cadical195")
     frames = replay.shown(result.paths)
     assert frames, "CaDiCaL's models of this puzzle have cycles"
     assert sum(len(f.cycles) for f in frames) == result.stats["cycle_cuts"]

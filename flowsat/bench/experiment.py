@@ -38,6 +38,7 @@ class Row:
     variables: float | None  # medians over the puzzles
     clauses: float | None
     total_s: float  # sum of per-puzzle medians, an unfinished puzzle counted at the timeout
+    total_cpu_s: float  # the same in the worker's CPU time, which a busy machine inflates less
     median_s: float | None
     worst_s: float
     worst: str
@@ -78,13 +79,15 @@ def rows(records: list[Record], meta: dict) -> list[Row]:
 def summarize(group: str, name: str, chosen: dict[str, Any], entries: list[tuple[str, Entry]],
         timeout: float) -> Row:
     times = [(label, min(e.median_s, timeout)) for label, e in entries]
+    cpu = [e.median_cpu_s if e.finished else timeout for _, e in entries]
     worst = max(times, key=lambda x: x[1])
     status = [e.status for _, e in entries]
     return Row(group, name, chosen, len(entries), status.count("solved"),
                status.count("unsolvable"), sum(not e.finished for _, e in entries),
                median(e.stat("variables") for _, e in entries if e.stat("variables")),
                median(e.stat("clauses") for _, e in entries if e.stat("clauses")),
-               sum(t for _, t in times), median(t for _, t in times), worst[1], worst[0])
+               sum(t for _, t in times), sum(c or 0 for c in cpu), median(t for _, t in times),
+               worst[1], worst[0])
 
 
 def effects(records: list[Record], meta: dict) -> list[dict[str, Any]]:
@@ -131,7 +134,8 @@ def write_encodings_report(folder: Path) -> list[Path]:
     md.write_text(markdown(table, worth, meta), encoding="utf-8")
     with sheet.open("w", newline="", encoding="utf-8") as out:
         fields = ["group", "config", *FAMILIES, "solver", "puzzles", "solved", "unsolvable",
-                  "unfinished", "variables", "clauses", "total_s", "median_s", "worst_s",
+                  "unfinished", "variables", "clauses", "total_s", "total_cpu_s", "median_s",
+                  "worst_s",
                   "worst"]
         writer = csv.DictWriter(out, fields)
         writer.writeheader()
@@ -159,10 +163,11 @@ def markdown(table: list[Row], worth: list[dict[str, Any]], meta: dict) -> str:
         lines += [f"## {group} ({mine[0].puzzles} puzzles)", "",
                   *table_head("configuration", *FAMILIES, "solver", "solved", "unsolvable",
                               "not finished", "variables", "clauses", "total ms",
-                              "median ms", "worst ms (puzzle)")]
+                              "total CPU ms", "median ms", "worst ms (puzzle)")]
         lines += [row(r.config, *(str(r.choices[f]).lower() for f in FAMILIES),
                       r.choices["solver"], r.solved, r.unsolvable, r.unfinished,
-                      number(r.variables), number(r.clauses), ms(r.total_s), ms(r.median_s),
+                      number(r.variables), number(r.clauses), ms(r.total_s),
+                      ms(r.total_cpu_s), ms(r.median_s),
                       f"{ms(r.worst_s)} ({r.worst})") for r in mine]
         lines.append("")
     lines += ["## What each choice is worth", "",

@@ -20,8 +20,8 @@ from flowsat.sat.oracle import FromScratch, Oracle, open_oracle, solver_name
 from flowsat.sat.spec import Spec, load_spec
 
 Observer = Callable[[str, Paths, list[list[Cell]]], None]  # (event, paths, cycles)
-DEFAULT_ENCODING = "edges-binary"
-DEFAULT_SOLVER = "cadical195"
+DEFAULT_ENCODING = "edges-unique"
+DEFAULT_SOLVER = "glucose4"
 
 
 class BrokenModel(AssertionError):

@@ -8,8 +8,9 @@ The PySAT wrapper hides what those solvers differ in. MiniSat-family solvers are
 by a timer (`solve_limited` + `interrupt`); CaDiCaL cannot be interrupted in PySAT, so it runs
 in slices of a conflict budget sized to about a tenth of a second each, with the deadline
 checked between slices. Kissat is not incremental (a second solve or a clause added after
-solving aborts the process), so it is rebuilt with the added clauses for each round, and like
-Lingeling, which has no limits at all, it runs only without a deadline.
+solving aborts the process) and ignores assumptions, so it is rebuilt for each call with the
+added clauses and the assumptions as units; like Lingeling, which has no limits at all, it
+runs only without a deadline.
 """
 
 from __future__ import annotations
@@ -66,10 +67,11 @@ class Oracle:
         self.rebuilds = 0
         self.solver = self._new()
 
-    def _new(self) -> Solver:
+    def _new(self, units: list[list[int]] = ()) -> Solver:
+        extra = self.added + list(units)
         try:
             return Solver(name=self.name,
-                          bootstrap_with=self.clauses + self.added if self.added else self.clauses)
+                          bootstrap_with=self.clauses + extra if extra else self.clauses)
         except NoSuchSolverError:
             raise UsageError(f"solver {self.name} is not available in this PySAT build") from None
 
@@ -89,10 +91,12 @@ class Oracle:
         """True (a model), False (no model under the assumptions), or None when the deadline
         came first."""
         assumptions = list(assumptions)
-        if self.name in NOT_INCREMENTAL and self.solver.get_status() is not None:
-            self.solver.delete()
-            self.solver = self._new()
-            self.rebuilds += 1
+        if self.name in NOT_INCREMENTAL:  # rebuilt for each call, assumptions as units
+            if self.solver.get_status() is not None or assumptions:
+                self.solver.delete()
+                self.solver = self._new([[x] for x in assumptions])
+                self.rebuilds += 1
+            assumptions = []
         if deadline is None:
             return self.solver.solve(assumptions=assumptions)
         if self.name in UNLIMITED:
