@@ -5,8 +5,9 @@ whole process (Python start-up and imports included), the way the 2016 SAT progr
 
 Prints the median and smallest wall-clock and CPU (user + system) seconds over the runs, and
 the same for `flowsat solve` of an empty folder (start-up alone), with the machine's load.
-The 2016 SAT program took about 0.95 s for the 28 as a whole process on this machine class (NOTES.md);
-the 2016 C search program 1.8-2.5 s. CPU time suffers less than wall time on a busy machine.
+The 2016 SAT program took about 0.95 s for the 28 as a whole process on this machine class
+(NOTES.md); the 2016 C search program 1.8-2.5 s. CPU time suffers less than wall time on a
+busy machine.
 """
 
 from __future__ import annotations
