@@ -323,9 +323,9 @@ def bench(
     backends: Annotated[str | None, typer.Option(
         help=f"Backends, comma-separated (default: all, now {','.join(BACKENDS)}).")] = None,
     solvers: Annotated[str | None, typer.Option(
-        help="SAT solvers, comma-separated (default: cadical195,glucose4).")] = None,
+        help="SAT solvers, comma-separated (default: glucose4,cadical195).")] = None,
     encodings: Annotated[str | None, typer.Option(
-        help="SAT encodings, comma-separated (default: edges-binary,zucker2016).")] = None,
+        help="SAT encodings, comma-separated (default: edges-unique,zucker2016).")] = None,
     symmetries: Annotated[Symmetries, typer.Option(
         help="none, or all: every puzzle in its 8 rotations and reflections.")
                           ] = Symmetries.none,
