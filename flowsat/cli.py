@@ -195,8 +195,7 @@ def show(
     try:
         records, errors = read_records(solution) if solution else ([], [])
     except RecordError as err:
-        typer.echo(str(err), err=True)
-        raise typer.Exit(EXIT["input"]) from None
+        input_error(err)
     for error in errors:
         typer.echo(str(error), err=True)
     found, worst = by_puzzle(records), EXIT["input"] if errors else 0
@@ -234,8 +233,7 @@ def run_one(puzzle: Puzzle, backend: str, options: dict, allow_self_touch: bool,
     except PuzzleError as err:
         return err
     except UsageError as err:
-        typer.echo(f"flowsat: error: {err}", err=True)
-        raise typer.Exit(EXIT["input"]) from None
+        usage_error(err)
     except AssertionError as err:  # a solution that failed the checker, a broken model
         if os.environ.get("FLOWSAT_DEBUG"):
             raise
@@ -284,7 +282,12 @@ def save(pics: Pictures, puzzle: Puzzle, paths: Paths | None) -> None:
 
 
 def usage_error(err: UsageError | str) -> NoReturn:
-    typer.echo(f"flowsat: error: {err}", err=True)
+    input_error(f"flowsat: error: {err}")
+
+
+def input_error(err: Exception | str) -> NoReturn:
+    """One line on stderr and exit status 2."""
+    typer.echo(str(err), err=True)
     raise typer.Exit(EXIT["input"])
 
 
@@ -465,8 +468,7 @@ def encode(
     if item is None:
         usage_error(f"{puzzle_file} has no puzzle {index}")
     if isinstance(item, PuzzleError):
-        typer.echo(str(item), err=True)
-        raise typer.Exit(EXIT["input"])
+        input_error(item)
     try:
         formula = encode(item, encoding or DEFAULT_ENCODING, allow_self_touch)
     except UsageError as err:
@@ -492,8 +494,7 @@ def report(
     try:
         written = write_report(folder, baseline, reference)
     except UsageError as err:
-        typer.echo(f"flowsat: error: {err}", err=True)
-        raise typer.Exit(EXIT["input"]) from None
+        usage_error(err)
     for path in written:
         typer.echo(f"wrote {path}")
 
