@@ -40,6 +40,15 @@ SvgTarget = Annotated[Path | None, typer.Option(
 PngTarget = Annotated[Path | None, typer.Option(
     help="Write PNG pictures (needs flowsat[png]): a .png file (one puzzle) or a folder.")]
 
+Repeat = Annotated[int, typer.Option(min=1, help="Runs of each configuration.")]
+RunTimeout = Annotated[float, typer.Option(min=0.001, help="Seconds a run.")]
+Workers = Annotated[int, typer.Option(min=1, help="Worker processes at once.")]
+Resume = Annotated[bool, typer.Option(
+    "--resume", help="Go on with DIR's results: run only what is not there yet.")]
+MaxCells = Annotated[int, typer.Option(min=1, help="Refuse boards with more cells.")]
+AllowSelfTouch = Annotated[bool, typer.Option(
+    "--allow-self-touch", help="Let a path touch itself side by side.")]
+
 
 class Format(StrEnum):
     text = "text"
@@ -68,16 +77,14 @@ def solve(
     solver: Annotated[str | None, typer.Option(help="SAT solver: any PySAT solver name.")] = None,
     timeout: Annotated[float | None, typer.Option(
         min=0, help="Seconds per puzzle before giving up.")] = None,
-    allow_self_touch: Annotated[bool, typer.Option(
-        "--allow-self-touch", help="Let a path touch itself side by side.")] = False,
+    allow_self_touch: AllowSelfTouch = False,
     fmt: Annotated[Format, typer.Option("--format", help="text, or one JSON object a line.")
                    ] = Format.text,
     color: Annotated[bool | None, typer.Option(
         "--color/--no-color", help="ANSI colors (default: when stdout is a terminal).")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the status line a puzzle.")
                      ] = False,
-    max_cells: Annotated[int, typer.Option(min=1, help="Refuse boards with more cells.")
-                         ] = MAX_CELLS,
+    max_cells: MaxCells = MAX_CELLS,
     svg: SvgTarget = None,
     png: PngTarget = None,
     animate: Annotated[bool, typer.Option(
@@ -181,8 +188,7 @@ def show(
     allow_self_touch: Annotated[bool, typer.Option(
         "--allow-self-touch", help="Check solutions with paths that touch themselves allowed.")
                                 ] = False,
-    max_cells: Annotated[int, typer.Option(min=1, help="Refuse boards with more cells.")
-                         ] = MAX_CELLS,
+    max_cells: MaxCells = MAX_CELLS,
 ) -> None:
     from flowsat.records import RecordError, by_puzzle, read_records, solution_of
 
@@ -332,20 +338,17 @@ def bench(
     symmetries: Annotated[Symmetries, typer.Option(
         help="none, or all: every puzzle in its 8 rotations and reflections.")
                           ] = Symmetries.none,
-    repeat: Annotated[int, typer.Option(min=1, help="Runs of each configuration.")] = 1,
-    timeout: Annotated[float, typer.Option(min=0.001, help="Seconds a run.")] = 60.0,
-    workers: Annotated[int, typer.Option(min=1, help="Worker processes at once.")] = 1,
+    repeat: Repeat = 1,
+    timeout: RunTimeout = 60.0,
+    workers: Workers = 1,
     out: Annotated[Path, typer.Option(help="Folder of the results and the report.")
                    ] = Path("bench-out"),
-    resume: Annotated[bool, typer.Option(
-        "--resume", help="Go on with DIR's results: run only what is not there yet.")] = False,
-    allow_self_touch: Annotated[bool, typer.Option(
-        "--allow-self-touch", help="Let a path touch itself side by side.")] = False,
+    resume: Resume = False,
+    allow_self_touch: AllowSelfTouch = False,
     baselines: Annotated[bool, typer.Option(
         "--baselines/--no-baselines", help="Add the 2016 rows: sat/zucker2016/pycosat (when "
         "pycosat is installed) and astar/2016.")] = True,
-    max_cells: Annotated[int, typer.Option(min=1, help="Refuse boards with more cells.")
-                         ] = MAX_CELLS,
+    max_cells: MaxCells = MAX_CELLS,
 ) -> None:
     from flowsat.bench import Settings, write_report
 
@@ -399,15 +402,13 @@ def experiment(
         help="Encodings, comma-separated: names, spec files, NAME+family=choice.")] = None,
     solvers: Annotated[str | None, typer.Option(
         help="SAT solvers, comma-separated (default: cadical195,glucose4,minisat22).")] = None,
-    repeat: Annotated[int, typer.Option(min=1, help="Runs of each configuration.")] = 3,
-    timeout: Annotated[float, typer.Option(min=0.001, help="Seconds a run.")] = 60.0,
-    workers: Annotated[int, typer.Option(min=1, help="Worker processes at once.")] = 1,
+    repeat: Repeat = 3,
+    timeout: RunTimeout = 60.0,
+    workers: Workers = 1,
     out: Annotated[Path, typer.Option(help="Folder of the results and the reports.")
                    ] = Path("results/encodings"),
-    resume: Annotated[bool, typer.Option(
-        "--resume", help="Go on with DIR's results: run only what is not there yet.")] = False,
-    max_cells: Annotated[int, typer.Option(min=1, help="Refuse boards with more cells.")
-                         ] = MAX_CELLS,
+    resume: Resume = False,
+    max_cells: MaxCells = MAX_CELLS,
 ) -> None:
     from flowsat.bench import write_report
     from flowsat.bench.experiment import settings as experiment_settings
@@ -455,10 +456,8 @@ def encode(
         "--output", "-o", help="The .cnf file (default: standard output).")] = None,
     index: Annotated[int, typer.Option(
         min=1, help="Which puzzle of a Numberlink file (from 1).")] = 1,
-    allow_self_touch: Annotated[bool, typer.Option(
-        "--allow-self-touch", help="Let a path touch itself side by side.")] = False,
-    max_cells: Annotated[int, typer.Option(min=1, help="Refuse boards with more cells.")
-                         ] = MAX_CELLS,
+    allow_self_touch: AllowSelfTouch = False,
+    max_cells: MaxCells = MAX_CELLS,
 ) -> None:
     from flowsat.sat import DEFAULT_ENCODING, encode
     from flowsat.sat.dimacs import describe, write_dimacs
