@@ -8,6 +8,7 @@ import json
 import math
 import os
 import re
+from xml.etree import ElementTree
 import signal
 import statistics
 import subprocess
@@ -224,6 +225,10 @@ def test_symmetries_all_runs_eight_orientations_and_reports_their_spread(tmp_pat
     assert spread["count"] == "conflicts" and spread["sensitive"] in ("yes", "slightly", "no")
     assert spread["count spread"].startswith("\u00d7")
     assert (tmp_path / "plots" / "orientation-spread.svg").read_text().startswith("<?xml")
+    picture = tmp_path / "plots" / "hardest-1.svg"  # the solved board, small
+    assert "![flow_5x5.txt](plots/hardest-1.svg)" in text
+    pipes = ElementTree.fromstring(picture.read_text()).iter("{http://www.w3.org/2000/svg}path")
+    assert len([p for p in pipes if p.get("class") == "pipe"]) == 8  # its eight colors
 
 
 @needs_shared

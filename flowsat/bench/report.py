@@ -90,7 +90,9 @@ def markdown(table: Table, meta: dict, records: list[dict], ref: dict, figures: 
         *machine(meta, records),
         *configurations(table, records), *summary(table, summaries), *agreement(table),
         *per_puzzle_times(table, ref), *per_puzzle_work(table, ref),
-        *orientations(table, summaries), *reference_notes(table, ref), *hardest(table),
+        *orientations(table, summaries), *reference_notes(table, ref),
+        *hardest(table, folder if figures else None,
+                 meta.get("settings", {}).get("allow_self_touch", False)),
         *plots(figures, folder),
     ]
     return "\n".join(parts) + "\n"
@@ -315,8 +317,9 @@ def reference_notes(table: Table, ref: dict) -> list[str]:
     return [*lines, ""]
 
 
-def hardest(table: Table) -> list[str]:
-    """The puzzles that took their winner longest (a place for pictures of them, later)."""
+def hardest(table: Table, folder: Path | None, allow_self_touch: bool) -> list[str]:
+    """The puzzles that took their winner longest, with small pictures of their solutions
+    when `folder` is given (solved again by the default SAT route, checked)."""
     ranked = sorted((p for p in table.puzzles if p.winner),
                     key=lambda p: p.entries[p.winner].median_s, reverse=True)[:HARDEST]
     lines = ["## Hardest puzzles", "",
@@ -324,7 +327,28 @@ def hardest(table: Table) -> list[str]:
     lines += [f"{n}. {p.label} ({p.info['cols']}{X}{p.info['rows']}): "
               f"{ms(p.entries[p.winner].median_s)} ms by `{p.winner}`"
               for n, p in enumerate(ranked, 1)]
-    return [*lines, "", "<!-- pictures of the hardest puzzles go here -->", ""]
+    pictures = [picture(p, folder / "plots" / f"hardest-{n}.svg", allow_self_touch)
+                for n, p in enumerate(ranked, 1)] if folder else []
+    return [*lines, "", *(f"![{p.label}]({path.relative_to(folder)})" for p, path in
+                          zip(ranked, pictures, strict=True) if path), ""]
+
+
+def picture(row: PuzzleRow, path: Path, allow_self_touch: bool) -> Path | None:
+    """A small SVG of the puzzle of a row, solved; None when its file is no longer there."""
+    from flowsat.puzzle import Puzzle, read_puzzles
+    from flowsat.render.svg import svg
+    from flowsat.solve import solve
+
+    puzzle = next((x for x in read_puzzles(row.info["file"])
+                   if isinstance(x, Puzzle) and x.index == row.info["index"]), None)
+    if puzzle is None:
+        return None
+    result = solve(puzzle, allow_self_touch=allow_self_touch, timeout=10)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(svg(puzzle, result.paths, cell=max(4, 240 / max(puzzle.height,
+                                                                    puzzle.width))),
+                    encoding="utf-8")
+    return path
 
 
 def plots(figures: list[Path], folder: Path) -> list[str]:
