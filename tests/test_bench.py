@@ -8,13 +8,13 @@ import json
 import math
 import os
 import re
-from xml.etree import ElementTree
 import signal
 import statistics
 import subprocess
 import sys
 import time
 from collections import defaultdict
+from xml.etree import ElementTree
 
 import pytest
 from typer.testing import CliRunner
