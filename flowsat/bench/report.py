@@ -327,10 +327,12 @@ def hardest(table: Table, folder: Path | None, allow_self_touch: bool) -> list[s
     lines += [f"{n}. {p.label} ({p.info['cols']}{X}{p.info['rows']}): "
               f"{ms(p.entries[p.winner].median_s)} ms by `{p.winner}`"
               for n, p in enumerate(ranked, 1)]
-    pictures = [picture(p, folder / "plots" / f"hardest-{n}.svg", allow_self_touch)
-                for n, p in enumerate(ranked, 1)] if folder else []
-    return [*lines, "", *(f"![{p.label}]({path.relative_to(folder)})" for p, path in
-                          zip(ranked, pictures, strict=True) if path), ""]
+    if folder:
+        pictures = [(p, picture(p, folder / "plots" / f"hardest-{n}.svg", allow_self_touch))
+                    for n, p in enumerate(ranked, 1)]
+        lines += ["", *(f"![{p.label}]({path.relative_to(folder)})"
+                        for p, path in pictures if path)]
+    return [*lines, ""]
 
 
 def picture(row: PuzzleRow, path: Path, allow_self_touch: bool) -> Path | None:
