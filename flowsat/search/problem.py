@@ -29,6 +29,7 @@ class Switches:
     stranded: bool = True  # prune a flow cut off from its goal, or free space no flow can fill
     bottleneck: int = 3  # prune a line of <= N free cells from the last head that cuts > N flows
     parity: bool = True  # prune a region whose black/white balance its flows cannot make
+    links: bool = True  # links every cell must make (degree 2, ends 1), propagated
     queue_always: bool = False  # forced moves go through the queue (no fast-forward)
 
 
@@ -64,7 +65,9 @@ class FlowProblem:
         self.touch = not switches.allow_self_touch
         self.black = sum(1 << i for i, (r, c) in board.cell.items() if (r + c) % 2 == 0)
         self.stats = {"forced": 0, "pruned_deadend": 0, "pruned_stranded": 0,
-                      "pruned_bottleneck": 0, "pruned_parity": 0, "pruned_blocked": 0}
+                      "pruned_bottleneck": 0, "pruned_parity": 0, "pruned_blocked": 0,
+                      "pruned_links": 0}
+        self.sure = None  # (state, horizontal, vertical): the sure links found by propagate
         # hint: cell -> color; a hinted cell is closed to every other color and preferred by
         # its own color
         self.hinted = [0] * len(starts)
@@ -221,6 +224,18 @@ class FlowProblem:
                     self.stats["pruned_blocked"] += 1
                     return False
                 return c, moves.bit_length() - 1
+        if self.sw.links and self.sure is not None and self.sure[0] is s:
+            _, hs, vs = self.sure
+            st = self.board.stride
+            for c in incomplete:
+                h = heads[c]
+                for x in (h + 1, h - 1, h + st, h - st):
+                    lo = min(h, x)
+                    if lo >= 0 and (hs if abs(x - h) == 1 else vs) >> lo & 1:
+                        if legal[c] >> x & 1:
+                            return c, x
+                        self.stats["pruned_blocked"] += 1
+                        return False
         nbrs, free = self.board.nbrs, s.free
         open_ = free | s.ends
         for c in incomplete:  # a free cell next to a head with one other way out
@@ -247,6 +262,9 @@ class FlowProblem:
         sw = self.sw
         if sw.deadends and self.dead_end(s.free, s.ends):
             self.stats["pruned_deadend"] += 1
+            return False
+        if sw.links and not self.propagate(s):
+            self.stats["pruned_links"] += 1
             return False
         if sw.stranded or sw.parity:
             served = self.served(s)
@@ -365,3 +383,100 @@ class FlowProblem:
         around = [board.dilate(r) for r in regions]
         return sum(1 for c in colors
                    if not any(a >> heads[c] & 1 and a >> goals[c] & 1 for a in around))
+
+    def propagate(self, s: State) -> bool:
+        """Links between open cells (free cells need two, open ends one): a cell with as many
+        possible links as it needs makes them all, a cell with enough sure links makes no
+        other; to a fixpoint. False when some cell cannot get what it needs, or a chain of
+        sure links joins the ends of two flows."""
+        board, st = self.board, self.board.stride
+        free, ends = s.free, s.ends
+        open_ = free | ends
+        h = open_ & (open_ >> 1)
+        v = open_ & (open_ >> st)
+        h &= ~(ends & (ends >> 1))
+        v &= ~(ends & (ends >> st))
+        for c in range(len(self.goals)):
+            if s.done >> c & 1:
+                continue
+            x = s.heads[c]
+            bad = board.nbrs[x] & ~self.legal(s, c) & open_
+            g = self.goals[c]
+            if board.nbrs[x] >> g & 1 and not bad >> g & 1:
+                lo = min(x, g)
+                if abs(g - x) == 1:
+                    h |= 1 << lo
+                else:
+                    v |= 1 << lo
+            if self.touch:
+                bad_g = board.nbrs[g] & free & board.spread(s.bodies[c] & ~(1 << x))
+                if bad_g:
+                    h, v = cut(h, v, g, bad_g, st)
+            if bad:
+                h, v = cut(h, v, x, bad, st)
+        hs = vs = 0
+        while True:
+            r, l_, d, u = h, h << 1, v, v << st
+            one = r | l_ | d | u
+            two = (r & l_) | (d & u) | ((r | l_) & (d | u))
+            if free & ~two or ends & ~one:
+                return False
+            three = (r & l_ & (d | u)) | (d & u & (r | l_))
+            full = (free & two & ~three) | (ends & one & ~two)
+            hs |= h & (full | (full >> 1))
+            vs |= v & (full | (full >> st))
+            r, l_, d, u = hs, hs << 1, vs, vs << st
+            one = r | l_ | d | u
+            two = (r & l_) | (d & u) | ((r | l_) & (d | u))
+            three = (r & l_ & (d | u)) | (d & u & (r | l_))
+            if free & three or ends & two:
+                return False
+            sat = (free & two) | (ends & one)
+            nh = hs | (h & ~(sat | (sat >> 1)))
+            nv = vs | (v & ~(sat | (sat >> st)))
+            if nh == h and nv == v:
+                break
+            h, v = nh, nv
+        self.sure = (s, hs, vs)
+        return self.chains_ok(s, hs, vs)
+
+    def chains_ok(self, s: State, hs: int, vs: int) -> bool:
+        """No chain of sure links from a goal reaches the head or goal of another flow."""
+        st = self.board.stride
+        owner = {}
+        for c in range(len(self.goals)):
+            if not s.done >> c & 1:
+                owner[s.heads[c]] = c
+                owner[self.goals[c]] = c
+        free = s.free
+        for c in range(len(self.goals)):
+            if s.done >> c & 1:
+                continue
+            prev, x = -1, self.goals[c]
+            while True:
+                nxt = -1
+                for y in (x + 1, x - 1, x + st, x - st):
+                    if y != prev and y >= 0 and (hs if abs(y - x) == 1 else vs) >> min(x, y) & 1:
+                        nxt = y
+                        break
+                if nxt < 0:
+                    break
+                prev, x = x, nxt
+                if not free >> x & 1:
+                    if owner.get(x, c) != c:
+                        return False
+                    break
+        return True
+
+
+def cut(h: int, v: int, x: int, cells: int, st: int) -> tuple[int, int]:
+    """The links h (horizontal) and v (vertical) less those between x and the cells."""
+    if cells >> (x + 1) & 1:
+        h &= ~(1 << x)
+    if x and cells >> (x - 1) & 1:
+        h &= ~(1 << (x - 1))
+    if cells >> (x + st) & 1:
+        v &= ~(1 << x)
+    if x >= st and cells >> (x - st) & 1:
+        v &= ~(1 << (x - st))
+    return h, v
