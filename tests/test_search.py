@@ -16,20 +16,22 @@ from flowsat.generate.filling import puzzle_of, random_filling
 from flowsat.puzzle import Puzzle, read_puzzles
 from flowsat.result import UsageError
 from flowsat.search.backend import orient
-from flowsat.search.board import SPLITS, Board, ring
+from flowsat.search.board import SPLITS, Board, indices, ring
 from flowsat.search.problem import FlowProblem, State, Switches
 from flowsat.solve import solve
 from tests.conftest import PUZZLES, ZUCKER, needs_shared
 
 SELF_TOUCH = "O.OG. / Y..YG / B.BR. / ...R. / ....."
 STEP = {"L": (0, -1), "R": (0, 1), "U": (-1, 0), "D": (1, 0)}
+boards = st.tuples(st.integers(2, 6), st.integers(2, 6), st.integers(0, 2**32),
+                   st.sampled_from([2.5, 4.0, 8.0]), st.booleans(), st.booleans())
 
 
-def setup(text: str, moves: dict[str, str] | None = None, **switches
+def setup(text: str | Puzzle, moves: dict[str, str] | None = None, **switches
           ) -> tuple[FlowProblem, State]:
     """A problem (first dot in reading order starts) and the state after the moves, given as
     direction letters from each color's start."""
-    puzzle = Puzzle.from_text(text)
+    puzzle = Puzzle.from_text(text) if isinstance(text, str) else text
     board = Board(puzzle.height, puzzle.width)
     starts, goals = orient(board, puzzle, outside_in=False)
     problem = FlowProblem(board, starts, goals, list(range(len(starts))), Switches(**switches))
@@ -67,7 +69,7 @@ def test_regions_and_splits():
 def test_dead_end():
     problem, s = setup("R.R / ... / G.G", {"R": "DRR"}, parity=False)  # (0,1) walled in
     assert problem.dead_end(s.free, s.ends) and not problem.checks(s)
-    problem, s = setup("R.R / ... / G.G", {"R": "R"}, parity=False)
+    problem, s = setup("R.R / ... / G.G", {"R": "R"}, parity=False, links=False)
     assert not problem.dead_end(s.free, s.ends) and problem.checks(s)
 
 
@@ -88,11 +90,11 @@ def test_stranded_region():
 
 def test_bottleneck():
     text = "A...B / ..... / X.... / ..... / B.X.A"
-    problem, s = setup(text, {"X": "RRR"}, parity=False)  # one free cell from X's head to wall
+    problem, s = setup(text, {"X": "RRR"}, parity=False, links=False)  # one cell to the wall
     assert problem.regions_ok(s, problem.served(s)) and problem.choked(s, 3)
     assert not problem.checks(s) and problem.stats["pruned_bottleneck"] == 1
-    assert setup(text, {"X": "RRR"}, parity=False, bottleneck=0)[0].checks(s)
-    problem, s = setup(text, {"X": "RR"}, parity=False)  # two cells for two colors: no choke
+    assert setup(text, {"X": "RRR"}, parity=False, bottleneck=0, links=False)[0].checks(s)
+    problem, s = setup(text, {"X": "RR"}, parity=False, links=False)  # two cells for two colors: no choke
     assert not problem.choked(s, 3) and problem.checks(s)
 
 
@@ -101,11 +103,74 @@ def test_parity():
     # cells have two more white than black
     problem, s = setup("A.A / ...")
     assert not problem.parity_ok(s, problem.served(s)) and not problem.checks(s)
-    assert setup("A.A / ...", parity=False)[0].checks(s)
+    assert setup("A.A / ...", parity=False, links=False)[0].checks(s)
     problem, s = setup("A.A / B.B")
     assert problem.parity_ok(s, problem.served(s))
     assert solve(Puzzle.from_text("A.A / ..."), "astar").status == "unsolvable"
     assert solve(Puzzle.from_text("A.A / ..."), "astar", parity=False).status == "unsolvable"
+
+
+def test_links():
+    # no cell is walled in, no region stranded, no move forced, yet the links the free cells
+    # must make leave no solution
+    text = "A..B / .B.. / ..A."
+    problem, s = setup(text, links=False)
+    assert problem.checks(s) and problem.forced(s) is None
+    problem, s = setup(text)
+    assert problem.propagate(s) is None and not problem.checks(s)
+    assert problem.stats["pruned_links"] == 1
+    assert solve(Puzzle.from_text(text), "sat").status == "unsolvable"
+    problem, s = setup("A..B / .B.. / ...A")
+    assert problem.propagate(s) is not None and problem.checks(s)
+
+
+def test_sure_links_extend_tails():
+    # C's goal dot (2,3) has one free neighbor, (1,3): every solution links them
+    text = "CA.A / .... / B.BC"
+    problem, s = setup(text)
+    assert problem.checks(s) and problem.follow(s)
+    assert s.tails[0] == cell_of(problem, (1, 3))
+    path = solve(Puzzle.from_text(text), "astar").paths["C"]
+    assert path[0] == (0, 0) and path[-2:] == [(1, 3), (2, 3)]
+    problem, s = setup(text, links=False)
+    assert problem.settle(s) is s and s.tails[0] == cell_of(problem, (2, 3))
+
+
+@settings(max_examples=60, deadline=None)
+@given(boards)
+def test_sure_links_are_in_every_solution(board):
+    """On random fillings cut into puzzles, with each flow drawn part of the way along its
+    path: every link propagation finds sure, and every move it then forces, is the filling's."""
+    height, width, seed, mean, allow_self_touch, _ = board
+    rng = random.Random(seed)
+    filling = random_filling(height, width, rng, mean, allow_self_touch)
+    puzzle = puzzle_of(filling, height, width)
+    problem, s = setup(puzzle, allow_self_touch=allow_self_touch)
+    index, letters = problem.board.index, list(puzzle.dots)
+    solution, drawn = {}, {}
+    for c, letter in enumerate(letters):
+        path = [index[cell] for cell in filling[letter]]
+        solution[c] = path if path[0] == problem.starts[c] else path[::-1]
+        drawn[c] = rng.randrange(len(path))
+        for x in solution[c][1:drawn[c] + 1]:
+            if not s.done >> c & 1:
+                problem.apply(s, c, x)
+    linked = {frozenset(pair) for path in solution.values() for pair in zip(path, path[1:])}
+    sure = problem.propagate(s)
+    assert sure is not None
+    hs, vs = sure
+    for x in indices(hs):
+        assert {x, x + 1} in linked
+    for x in indices(vs):
+        assert {x, x + problem.board.stride} in linked
+    problem.sure = sure
+    assert problem.follow(s) is not False
+    for c, path in problem.paths(s).items():
+        cells = [index[cell] for cell in path]
+        head = cells[:cells.index(s.heads[c]) + 1]
+        assert head == solution[c][:len(head)]
+        tail = cells[cells.index(s.tails[c]):][::-1]
+        assert tail == solution[c][::-1][:len(tail)]
 
 
 # --- forced moves -------------------------------------------------------------------------------
@@ -216,13 +281,14 @@ def test_limits_exit_3(tmp_path):
 
 
 def test_observe_reports_partial_paths():
-    puzzle = next(read_puzzles(PUZZLES / "examples" / "flow_7x7.txt"))
+    puzzle = Puzzle.from_text(HARD)
     seen = []
-    result = solve(puzzle, "astar", observe=lambda *event: seen.append(event))
-    assert len(seen) == result.stats["nodes"] > 0
+    result = solve(puzzle, "astar", observe=lambda *event: seen.append(event), max_nodes=30)
+    assert len(seen) == result.stats["nodes"] == 30
     for event, paths, cycles in seen:
         assert event == "expand" and cycles == []
-        assert all(path[0] in puzzle.dots[c] for c, path in paths.items())
+        for c, path in paths.items():  # the head's part from one dot, the tail's to the other
+            assert {path[0], path[-1]} == set(puzzle.dots[c])
 
 
 # --- hints --------------------------------------------------------------------------------------
@@ -257,9 +323,6 @@ def test_bad_hint_is_an_input_error(tmp_path):
 
 
 # --- agreement with SAT -------------------------------------------------------------------------
-
-boards = st.tuples(st.integers(2, 6), st.integers(2, 6), st.integers(0, 2**32),
-                   st.sampled_from([2.5, 4.0, 8.0]), st.booleans(), st.booleans())
 
 
 @settings(max_examples=80, deadline=None)
