@@ -22,6 +22,7 @@ from flowsat.solve import solve
 from tests.conftest import PUZZLES, ZUCKER, needs_shared
 
 SELF_TOUCH = "O.OG. / Y..YG / B.BR. / ...R. / ....."
+FLOW5 = "H.AB. / GH.A. / .GFFB / DE.EC / .DC.."
 STEP = {"L": (0, -1), "R": (0, 1), "U": (-1, 0), "D": (1, 0)}
 boards = st.tuples(st.integers(2, 6), st.integers(2, 6), st.integers(0, 2**32),
                    st.sampled_from([2.5, 4.0, 8.0]), st.booleans(), st.booleans())
@@ -120,8 +121,21 @@ def test_links():
     assert problem.propagate(s) is None and not problem.checks(s)
     assert problem.stats["pruned_links"] == 1
     assert solve(Puzzle.from_text(text), "sat").status == "unsolvable"
-    problem, s = setup("A..B / .B.. / ...A")
+    problem, s = setup(FLOW5)  # solvable
     assert problem.propagate(s) is not None and problem.checks(s)
+
+
+def test_squares():
+    # without self-touch, B cannot fill the middle row with a U-turn around A's dot
+    text = "B..A / .... / BA.."
+    problem, s = setup(text, squares=False)
+    assert problem.checks(s)
+    problem, s = setup(text)
+    assert problem.propagate(s) is None and not problem.checks(s)
+    problem, s = setup(text, allow_self_touch=True)
+    assert problem.propagate(s) is not None
+    assert solve(Puzzle.from_text(text), "sat").status == "unsolvable"
+    assert solve(Puzzle.from_text(text), "sat", allow_self_touch=True).status == "solved"
 
 
 def test_sure_links_extend_tails():
@@ -132,8 +146,9 @@ def test_sure_links_extend_tails():
     assert s.tails[0] == cell_of(problem, (1, 3))
     path = solve(Puzzle.from_text(text), "astar").paths["C"]
     assert path[0] == (0, 0) and path[-2:] == [(1, 3), (2, 3)]
-    problem, s = setup(text, links=False)
-    assert problem.settle(s) is s and s.tails[0] == cell_of(problem, (2, 3))
+    for off in ({"links": False}, {"tails": False}):
+        problem, s = setup(text, **off)
+        assert problem.settle(s) is s and s.tails[0] == cell_of(problem, (2, 3))
 
 
 @settings(max_examples=60, deadline=None)
@@ -224,7 +239,8 @@ def test_unsolvable_cross():
 
 @pytest.mark.parametrize("options", [
     {"preset": "2016"}, {"breadth_first": True}, {"queue_always": True}, {"deadends": False},
-    {"stranded": False}, {"bottleneck": 0}, {"parity": False}, {"outside_in": False},
+    {"stranded": False}, {"bottleneck": 0}, {"parity": False}, {"links": False},
+    {"tails": False}, {"squares": False}, {"outside_in": False},
     {"autosort": False}, {"random_order": 7}, {"order": "GFDBA"},
 ])
 def test_every_switch_still_solves(options):
@@ -236,9 +252,9 @@ def test_every_switch_still_solves(options):
 
 
 def test_without_checks_the_search_still_decides():
-    off = {"deadends": False, "stranded": False, "bottleneck": 0, "parity": False}
-    flow5 = "H.AB. / GH.A. / .GFFB / DE.EC / .DC.."
-    for text, status in (("A.A / ...", "unsolvable"), (flow5, "solved"),
+    off = {"deadends": False, "stranded": False, "bottleneck": 0, "parity": False,
+           "links": False}
+    for text, status in (("A.A / ...", "unsolvable"), (FLOW5, "solved"),
                          (SELF_TOUCH, "unsolvable")):
         assert solve(Puzzle.from_text(text), "astar", **off).status == status
 
@@ -260,12 +276,13 @@ HARD = "..........P..P / .............. / ..YgOR........ / ..........Cc.. / ....
 
 
 def test_limits_stop_with_their_status():
-    puzzle = Puzzle.from_text(HARD)
-    result = solve(puzzle, "astar", max_nodes=50)
+    puzzle = Puzzle.from_text(HARD)  # the default preset needs a few nodes, 2016 many
+    assert solve(puzzle, "astar").stats["nodes"] < 50
+    result = solve(puzzle, "astar", preset="2016", max_nodes=50)
     assert result.status == "limit" and result.stats["nodes"] == 50
-    result = solve(puzzle, "astar", max_memory=1)
+    result = solve(puzzle, "astar", preset="2016", max_memory=1)
     assert result.status == "limit" and "memory" in result.error
-    result = solve(puzzle, "astar", timeout=0.05)
+    result = solve(puzzle, "astar", preset="2016", timeout=0.05)
     assert result.status == "timeout" and result.stats["total_s"] < 2
 
 
@@ -274,7 +291,8 @@ def test_limits_exit_3(tmp_path):
     file.write_text(HARD.replace(" / ", "\n") + "\n")
     runner = CliRunner()
     for args in (["--max-nodes", "20"], ["--max-memory", "1"], ["--timeout", "0.05"]):
-        result = runner.invoke(app, ["solve", "--backend", "astar", "-q", *args, str(file)])
+        result = runner.invoke(app, ["solve", "--backend", "astar", "--preset", "2016", "-q",
+                                     *args, str(file)])
         assert result.exit_code == 3, result.output
     result = runner.invoke(app, ["solve", "--max-nodes", "20", str(file)])
     assert result.exit_code == 2 and "does not apply" in result.output
@@ -283,7 +301,8 @@ def test_limits_exit_3(tmp_path):
 def test_observe_reports_partial_paths():
     puzzle = Puzzle.from_text(HARD)
     seen = []
-    result = solve(puzzle, "astar", observe=lambda *event: seen.append(event), max_nodes=30)
+    result = solve(puzzle, "astar", observe=lambda *event: seen.append(event), max_nodes=30,
+                   links=False)
     assert len(seen) == result.stats["nodes"] == 30
     for event, paths, cycles in seen:
         assert event == "expand" and cycles == []
@@ -340,8 +359,8 @@ def test_both_backends_agree(board):
         rows[ra][ca], rows[rb][cb] = b, a
         puzzle = Puzzle(tuple("".join(row) for row in rows))
     sat = solve(puzzle, "sat", allow_self_touch=allow_self_touch)
-    for preset in ("full", "2016"):
-        astar = solve(puzzle, "astar", allow_self_touch=allow_self_touch, preset=preset)
-        assert astar.status == sat.status, (puzzle.rows, allow_self_touch, preset)
+    for options in ({}, {"preset": "2016"}, {"tails": False, "squares": False}):
+        astar = solve(puzzle, "astar", allow_self_touch=allow_self_touch, **options)
+        assert astar.status == sat.status, (puzzle.rows, allow_self_touch, options)
         if astar.status == "solved":
             assert problems(puzzle, astar.paths, allow_self_touch) == []

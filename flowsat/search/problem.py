@@ -33,27 +33,30 @@ class Switches:
     bottleneck: int = 3  # prune a line of <= N free cells from the last head that cuts > N flows
     parity: bool = True  # prune a region whose black/white balance its flows cannot make
     links: bool = True  # propagate the links each cell must make; follow the sure ones
+    tails: bool = True  # with links: extend goal ends along sure links too
+    squares: bool = True  # with links: no three links in a 2x2 square (no-self-touch rule)
     queue_always: bool = False  # forced moves go through the queue (no fast-forward)
 
 
 class State:
     """A partly drawn board (mutated only while it is being built by `settle`)."""
 
-    __slots__ = ("done", "ends", "free", "g", "heads", "last", "moves", "near", "parent",
-                 "regions", "tails")
+    __slots__ = ("done", "drawn", "ends", "free", "g", "heads", "last", "moves", "near",
+                 "parent", "regions", "tails")
 
     def __init__(self, free: int, heads: list[int], tails: list[int], near: list[int],
-                 ends: int, done: int, last: int, g: int, parent: State | None,
-                 moves: list[Move], regions: list[int]):
+                 drawn: tuple[int, int], ends: int, done: int, last: int, g: int,
+                 parent: State | None, moves: list[Move], regions: list[int]):
         self.free, self.heads, self.tails, self.ends, self.done = free, heads, tails, ends, done
         self.near = near  # per flow: the cells next to its inner cells (no-self-touch only)
+        self.drawn = drawn  # the links drawn so far, horizontal and vertical (see `propagate`)
         self.last, self.g, self.parent, self.moves = last, g, parent, moves
         self.regions = regions  # the connected components of free, as masks
 
     def child(self) -> State:
         """A copy to make a move in; it points back to this state."""
-        return State(self.free, self.heads[:], self.tails[:], self.near[:], self.ends,
-                     self.done, self.last, self.g, self, [], self.regions)
+        return State(self.free, self.heads[:], self.tails[:], self.near[:], self.drawn,
+                     self.ends, self.done, self.last, self.g, self, [], self.regions)
 
 
 class FlowProblem:
@@ -90,8 +93,8 @@ class FlowProblem:
         dots = sum(1 << i for i in self.starts + self.goals)
         free = self.board.all & ~dots
         k = len(self.starts)
-        state = State(free, list(self.starts), list(self.goals), [0] * k, dots, 0, -1, 0, None,
-                      [], self.board.regions(free))
+        state = State(free, list(self.starts), list(self.goals), [0] * k, (0, 0), dots, 0, -1,
+                      0, None, [], self.board.regions(free))
         if self.touch:  # two adjacent dots of a color can only be joined directly
             for c, (s, g) in enumerate(zip(self.starts, self.goals, strict=True)):
                 if self.board.nbrs[s] >> g & 1:
@@ -139,6 +142,7 @@ class FlowProblem:
             s.free ^= b
         if self.touch:
             s.near[c] |= self.board.nbrs[h]
+            s.drawn = self.draw(s.drawn, h, x)
         s.ends ^= (1 << h) | b
         s.heads[c] = x
         s.moves.append((c, x, False))
@@ -156,11 +160,19 @@ class FlowProblem:
         s.free ^= b
         if self.touch:
             s.near[c] |= self.board.nbrs[t]
+            s.drawn = self.draw(s.drawn, t, x)
         s.ends ^= (1 << t) | b
         s.tails[c] = x
         s.moves.append((c, x, True))
         if self.touch and self.board.nbrs[x] >> s.heads[c] & 1:
             self.apply(s, c, x)
+
+    def draw(self, drawn: tuple[int, int], x: int, y: int) -> tuple[int, int]:
+        """The drawn links and the one between the neighbors x and y."""
+        h, v = drawn
+        if abs(x - y) == 1:
+            return h | 1 << min(x, y), v
+        return h, v | 1 << min(x, y)
 
     def legal(self, s: State, c: int) -> int:
         """The cells color c's head may move into, as a mask."""
@@ -287,7 +299,7 @@ class FlowProblem:
         hs, vs = self.sure
         made = 0
         for c in self.priority:
-            for at_tail in (False, True):
+            for at_tail in (False, True) if self.sw.tails else (False,):
                 while not s.done >> c & 1:
                     x = s.tails[c] if at_tail else s.heads[c]
                     y = self.linked(x, hs, vs, s.free | s.ends)
@@ -387,7 +399,9 @@ class FlowProblem:
                 else:
                     v |= 1 << min(x, t)
         hs = vs = 0
+        dh, dv = s.drawn
         while True:
+            h0, v0 = h, v
             one, two, three = counts(h, v, st)
             if free & ~two or ends & ~one:
                 return None
@@ -398,11 +412,18 @@ class FlowProblem:
             if free & three or ends & two:
                 return None
             sat = (free & two) | (ends & one)  # as many sure links as needed
-            nh = hs | (h & ~(sat | (sat >> 1)))
-            nv = vs | (v & ~(sat | (sat >> st)))
-            if nh == h and nv == v:
+            h = hs | (h & ~(sat | (sat >> 1)))
+            v = vs | (v & ~(sat | (sat >> st)))
+            if self.touch and self.sw.squares:  # three links in a 2x2 square: a U-turn
+                sh, sv = hs | dh, vs | dv
+                a, b, c, d = sh, sh >> st, sv, sv >> 1  # top, bottom, left, right of blocks
+                two = (a & b) | (c & d) | ((a | b) & (c | d))
+                if (a & b & (c | d)) | (c & d & (a | b)):
+                    return None
+                h &= ~((two | two << st) & ~sh)
+                v &= ~((two | two << 1) & ~sv)
+            if h == h0 and v == v0:
                 return hs, vs
-            h, v = nh, nv
 
     def joined(self, s: State, c: int) -> bool:
         """Whether flow c can end without another free cell (its head is next to its tail)."""
