@@ -4,6 +4,7 @@ limits, hints, and agreement with the SAT backend on random puzzles."""
 from __future__ import annotations
 
 import random
+from itertools import pairwise
 
 import pytest
 from hypothesis import given, settings
@@ -95,7 +96,7 @@ def test_bottleneck():
     assert problem.regions_ok(s, problem.served(s)) and problem.choked(s, 3)
     assert not problem.checks(s) and problem.stats["pruned_bottleneck"] == 1
     assert setup(text, {"X": "RRR"}, parity=False, bottleneck=0, links=False)[0].checks(s)
-    problem, s = setup(text, {"X": "RR"}, parity=False, links=False)  # two cells for two colors: no choke
+    problem, s = setup(text, {"X": "RR"}, parity=False, links=False)  # two cells, two colors
     assert not problem.choked(s, 3) and problem.checks(s)
 
 
@@ -170,7 +171,7 @@ def test_sure_links_are_in_every_solution(board):
         for x in solution[c][1:drawn[c] + 1]:
             if not s.done >> c & 1:
                 problem.apply(s, c, x)
-    linked = {frozenset(pair) for path in solution.values() for pair in zip(path, path[1:])}
+    linked = {frozenset(pair) for path in solution.values() for pair in pairwise(path)}
     sure = problem.propagate(s)
     assert sure is not None
     hs, vs = sure

@@ -309,7 +309,7 @@ class FlowProblem:
                     if y == other:
                         self.apply(s, c, s.tails[c])
                     elif not s.free >> y & 1 or (self.closed[c] | s.near[c]) >> y & 1 \
-                            or not at_tail and not self.legal(s, c) >> y & 1:
+                            or (not at_tail and not self.legal(s, c) >> y & 1):
                         self.stats["pruned_blocked"] += 1
                         return False
                     elif at_tail:
