@@ -174,7 +174,7 @@ def test_sure_links_are_in_every_solution(board):
     linked = {frozenset(pair) for path in solution.values() for pair in pairwise(path)}
     sure = problem.propagate(s)
     assert sure is not None
-    hs, vs = sure
+    hs, vs, _ = sure
     for x in indices(hs):
         assert {x, x + 1} in linked
     for x in indices(vs):

@@ -41,8 +41,8 @@ class Switches:
 class State:
     """A partly drawn board (mutated only while it is being built by `settle`)."""
 
-    __slots__ = ("done", "drawn", "ends", "free", "g", "heads", "last", "moves", "near",
-                 "parent", "regions", "tails")
+    __slots__ = ("dirty", "done", "drawn", "ends", "free", "g", "heads", "last", "links",
+                 "moves", "near", "parent", "regions", "tails")
 
     def __init__(self, free: int, heads: list[int], tails: list[int], near: list[int],
                  drawn: tuple[int, int], ends: int, done: int, last: int, g: int,
@@ -52,11 +52,15 @@ class State:
         self.drawn = drawn  # the links drawn so far, horizontal and vertical (see `propagate`)
         self.last, self.g, self.parent, self.moves = last, g, parent, moves
         self.regions = regions  # the connected components of free, as masks
+        self.links: tuple[int, ...] | None = None  # see `propagate`
+        self.dirty = 0  # the flows moved since `links` was found, as a mask
 
     def child(self) -> State:
         """A copy to make a move in; it points back to this state."""
-        return State(self.free, self.heads[:], self.tails[:], self.near[:], self.drawn,
-                     self.ends, self.done, self.last, self.g, self, [], self.regions)
+        child = State(self.free, self.heads[:], self.tails[:], self.near[:], self.drawn,
+                      self.ends, self.done, self.last, self.g, self, [], self.regions)
+        child.links = self.links
+        return child
 
 
 class FlowProblem:
@@ -80,7 +84,7 @@ class FlowProblem:
             self.hinted[color] |= 1 << i
         any_hint = sum(self.hinted)
         self.closed = [any_hint & ~mine for mine in self.hinted]
-        self.sure = (0, 0)  # the sure links of the state last checked (see `propagate`)
+        self.sure = (0, 0, 0)  # the sure links of the state last checked (see `propagate`)
 
     # --- states --------------------------------------------------------------------------
 
@@ -145,6 +149,7 @@ class FlowProblem:
             s.drawn = self.draw(s.drawn, h, x)
         s.ends ^= (1 << h) | b
         s.heads[c] = x
+        s.dirty |= 1 << c
         s.moves.append((c, x, False))
         s.last = c
         t = s.tails[c]
@@ -163,6 +168,7 @@ class FlowProblem:
             s.drawn = self.draw(s.drawn, t, x)
         s.ends ^= (1 << t) | b
         s.tails[c] = x
+        s.dirty |= 1 << c
         s.moves.append((c, x, True))
         if self.touch and self.board.nbrs[x] >> s.heads[c] & 1:
             self.apply(s, c, x)
@@ -203,7 +209,7 @@ class FlowProblem:
         go through the queue, the forced move alone)."""
         if self.sw.queue_always:
             if self.sw.links:
-                self.sure = self.propagate(s) or (0, 0)
+                self.sure = self.propagate(s) or (0, 0, 0)
             child = s.child()
             made = self.force(child)
             if made is not None:
@@ -296,9 +302,13 @@ class FlowProblem:
         True when some move was made, None when none was, False when a link leads a flow where
         it cannot go (another flow's end, a cell next to its own path or hinted for another).
         """
-        hs, vs = self.sure
+        hs, vs, linked = self.sure
+        if not linked:
+            return None
         made = 0
         for c in self.priority:
+            if not (linked >> s.heads[c] & 1 or linked >> s.tails[c] & 1):
+                continue
             for at_tail in (False, True) if self.sw.tails else (False,):
                 while not s.done >> c & 1:
                     x = s.tails[c] if at_tail else s.heads[c]
@@ -371,21 +381,27 @@ class FlowProblem:
         two = (a & b) | (c & d) | ((a | b) & (c | d))
         return bool(free & ~two)
 
-    def propagate(self, s: State) -> tuple[int, int] | None:
+    def propagate(self, s: State) -> tuple[int, int, int] | None:
         """The links every solution from s makes, as masks of horizontal links (bit i: cells
-        i and i+1) and vertical ones (bit i: cells i and i+stride); None when there is no
-        solution. A free cell needs two links, an open end one; links go between open cells,
-        never between the ends of two flows, nor from a flow's end to a cell that flow may not
-        enter. A cell with only as many possible links as it needs makes them all; a cell with
-        as many sure links as it needs makes no other; repeated until nothing changes."""
+        i and i+1) and vertical ones (bit i: cells i and i+stride), and the open ends with a
+        sure link; None when there is no solution. A free cell needs two links, an open end
+        one; links go between open cells, never between the ends of two flows, nor from a
+        flow's end to a cell that flow may not enter. A cell with only as many possible links
+        as it needs makes them all; a cell with as many sure links as it needs makes no other;
+        without self-touch, a 2x2 square holds at most two links; repeated until nothing
+        changes. Starts from the parent's links (a move only takes links away) and keeps the
+        result in `s.links`."""
         board, st = self.board, self.board.stride
         free, ends = s.free, s.ends
         open_ = free | ends
-        h = open_ & (open_ >> 1) & ~(ends & (ends >> 1))
-        v = open_ & (open_ >> st) & ~(ends & (ends >> st))
-        for c in range(len(self.goals)):
-            if s.done >> c & 1:
-                continue
+        if s.links is None:
+            h, v, hs, vs, new, dirty = open_, open_, 0, 0, ends, self.all_done
+        else:
+            h, v, hs, vs, old = s.links
+            new, dirty = ends & ~old, s.dirty | (self.all_done if any(self.hinted) else 0)
+        h &= open_ & (open_ >> 1) & ~((new & (ends >> 1)) | (ends & (new >> 1)))
+        v &= open_ & (open_ >> st) & ~((new & (ends >> st)) | (ends & (new >> st)))
+        for c in indices(dirty & ~s.done):  # the flows' ends link only where they may go
             x, t, legal = s.heads[c], s.tails[c], self.legal(s, c)
             bad = board.nbrs[x] & free & ~legal
             if bad:
@@ -393,12 +409,13 @@ class FlowProblem:
             bad = board.nbrs[t] & free & (self.closed[c] | s.near[c])
             if bad:
                 h, v = unlink(h, v, t, bad, st)
-            if legal >> t & 1:  # the head may join the tail at once
+            if legal >> t & 1 and new & ((1 << x) | (1 << t)):  # may join at once
                 if abs(t - x) == 1:
                     h |= 1 << min(x, t)
                 else:
                     v |= 1 << min(x, t)
-        hs = vs = 0
+        hs &= h
+        vs &= v
         dh, dv = s.drawn
         while True:
             h0, v0 = h, v
@@ -416,14 +433,15 @@ class FlowProblem:
             v = vs | (v & ~(sat | (sat >> st)))
             if self.touch and self.sw.squares:  # three links in a 2x2 square: a U-turn
                 sh, sv = hs | dh, vs | dv
-                a, b, c, d = sh, sh >> st, sv, sv >> 1  # top, bottom, left, right of blocks
+                a, b, c, d = sh, sh >> st, sv, sv >> 1  # top, bottom, left, right of squares
                 two = (a & b) | (c & d) | ((a | b) & (c | d))
                 if (a & b & (c | d)) | (c & d & (a | b)):
                     return None
                 h &= ~((two | two << st) & ~sh)
                 v &= ~((two | two << 1) & ~sv)
             if h == h0 and v == v0:
-                return hs, vs
+                s.links, s.dirty = (h, v, hs, vs, ends), 0
+                return hs, vs, ends & one
 
     def joined(self, s: State, c: int) -> bool:
         """Whether flow c can end without another free cell (its head is next to its tail)."""
