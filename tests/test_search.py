@@ -129,7 +129,7 @@ def test_links():
 def test_squares():
     # without self-touch, B cannot fill the middle row with a U-turn around A's dot
     text = "B..A / .... / BA.."
-    problem, s = setup(text, squares=False)
+    problem, s = setup(text, squares=False, corners=False)
     assert problem.checks(s)
     problem, s = setup(text)
     assert problem.propagate(s) is None and not problem.checks(s)
@@ -137,6 +137,18 @@ def test_squares():
     assert problem.propagate(s) is not None
     assert solve(Puzzle.from_text(text), "sat").status == "unsolvable"
     assert solve(Puzzle.from_text(text), "sat", allow_self_touch=True).status == "solved"
+
+
+def test_corners():
+    # where a path turns, the diagonal inside the corner meets a dot: more links are sure
+    text = "....CB / .A...B / .....A / .GHGE. / .F.HF. / ...... / CDDE.."
+    moves = {"A": "R", "H": "D", "E": "RDDD", "F": "DRRR"}
+    for allow_self_touch in (False, True):
+        links = [setup(text, moves, allow_self_touch=allow_self_touch, corners=on)
+                 for on in (True, False)]
+        (h, v, _), (h0, v0, _) = (problem.propagate(s) for problem, s in links)
+        assert h & h0 == h0 and v & v0 == v0  # what holds without the rule holds with it
+        assert ((h, v) != (h0, v0)) == (not allow_self_touch)  # the rule needs no self-touch
 
 
 def test_sure_links_extend_tails():
@@ -241,7 +253,7 @@ def test_unsolvable_cross():
 @pytest.mark.parametrize("options", [
     {"preset": "2016"}, {"breadth_first": True}, {"queue_always": True}, {"deadends": False},
     {"stranded": False}, {"bottleneck": 0}, {"parity": False}, {"links": False},
-    {"tails": False}, {"squares": False}, {"outside_in": False},
+    {"tails": False}, {"squares": False}, {"corners": False}, {"outside_in": False},
     {"autosort": False}, {"random_order": 7}, {"order": "GFDBA"},
 ])
 def test_every_switch_still_solves(options):

@@ -35,6 +35,7 @@ class Switches:
     links: bool = True  # propagate the links each cell must make; follow the sure ones
     tails: bool = True  # with links: extend goal ends along sure links too
     squares: bool = True  # with links: no three links in a 2x2 square (no-self-touch rule)
+    corners: bool = True  # with links, without self-touch: a corner sees a dot inside
     queue_always: bool = False  # forced moves go through the queue (no fast-forward)
 
 
@@ -85,6 +86,10 @@ class FlowProblem:
         any_hint = sum(self.hinted)
         self.closed = [any_hint & ~mine for mine in self.hinted]
         self.sure = (0, 0, 0)  # the sure links of the state last checked (see `propagate`)
+        self.dots = sum(1 << i for i in starts + goals)
+        if switches.corners and self.touch:  # corners whose inside diagonal meets no dot
+            self.no_corner = [sum(1 << i for i in board.cell if not self.sees_dot(i, *way))
+                              for way in ((1, 1), (1, -1), (-1, 1), (-1, -1))]
 
     # --- states --------------------------------------------------------------------------
 
@@ -94,7 +99,7 @@ class FlowProblem:
 
     def start(self) -> State:
         """The board with only the dots (and, without self-touch, adjacent pairs joined)."""
-        dots = sum(1 << i for i in self.starts + self.goals)
+        dots = self.dots
         free = self.board.all & ~dots
         k = len(self.starts)
         state = State(free, list(self.starts), list(self.goals), [0] * k, (0, 0), dots, 0, -1,
@@ -418,7 +423,7 @@ class FlowProblem:
         vs &= v
         dh, dv = s.drawn
         while True:
-            h0, v0 = h, v
+            h0, v0, hs0, vs0 = h, v, hs, vs
             one, two, three = counts(h, v, st)
             if free & ~two or ends & ~one:
                 return None
@@ -439,9 +444,43 @@ class FlowProblem:
                     return None
                 h &= ~((two | two << st) & ~sh)
                 v &= ~((two | two << 1) & ~sv)
-            if h == h0 and v == v0:
+            if self.touch and self.sw.corners:
+                h, v, hs, vs = self.turns(h, v, hs | dh, vs | dv, dh, dv)
+                if hs & ~h or vs & ~v:
+                    return None
+            if h == h0 and v == v0 and hs == hs0 and vs == vs0:
                 s.links, s.dirty = (h, v, hs, vs, ends), 0
                 return hs, vs, ends & one
+
+    def sees_dot(self, i: int, dr: int, dc: int) -> bool:
+        """Whether walking from cell i diagonally (dr, dc) meets a dot before the edge."""
+        r, c = self.board.cell[i]
+        while (r := r + dr, c := c + dc) in self.board.index:
+            if self.dots >> self.board.index[r, c] & 1:
+                return True
+        return False
+
+    def turns(self, h: int, v: int, sh: int, sv: int, dh: int, dv: int
+              ) -> tuple[int, int, int, int]:
+        """Corners, without self-touch (h, v possible links; sh, sv sure or drawn; dh, dv
+        drawn): where a path turns, say ┌ at x, the cell q diagonally inside is a dot or turns
+        the same way. (q is next to both of x's neighbors on the path: a link from q to one of
+        them would make q touch the other or close a 2x2 cycle, so q's links go right and
+        down.) Walking inwards, the diagonal must meet a dot before the edge of the board. So
+        a corner whose inside diagonal meets no dot is out: a cell with one of its links loses
+        the other; and a cell that turns makes the cell inside turn too. Returns h, v and the
+        sure links."""
+        st = self.board.stride
+        r, l_, d, u = sh, sh << 1, sv, sv << st  # cells with a link right, left, down, up
+        rd, ld, ru, lu = self.no_corner  # ┌ ┐ └ ┘
+        v &= ~((r & rd) | (l_ & ld) | ((r & ru) | (l_ & lu)) >> st)
+        h &= ~((d & rd) | (u & ru) | ((d & ld) | (u & lu)) >> 1)
+        free = ~self.dots
+        rd, ld = (r & d) << (st + 1) & free, (l_ & d) << (st - 1) & free
+        ru, lu = (r & u) >> (st - 1) & free, (l_ & u) >> (st + 1) & free
+        sh |= (rd | ru | (ld | lu) >> 1) & ~dh
+        sv |= (rd | ld | (ru | lu) >> st) & ~dv
+        return h, v, sh & ~dh, sv & ~dv
 
     def joined(self, s: State, c: int) -> bool:
         """Whether flow c can end without another free cell (its head is next to its tail)."""
