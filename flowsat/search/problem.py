@@ -145,17 +145,7 @@ class FlowProblem:
     def apply(self, s: State, c: int, x: int) -> None:
         """Extend color c's head into cell x, in place; completing the flow when x is its tail
         or (under the no-self-touch rule) next to it."""
-        b, h = 1 << x, s.heads[c]
-        if s.free & b:
-            s.regions = self.board.carve(s.regions, s.free, x)
-            s.free ^= b
-        if self.touch:
-            s.near[c] |= self.board.nbrs[h]
-            s.drawn = self.draw(s.drawn, h, x)
-        s.ends ^= (1 << h) | b
-        s.heads[c] = x
-        s.dirty |= 1 << c
-        s.moves.append((c, x, False))
+        self.step(s, c, x, at_tail=False)
         s.last = c
         t = s.tails[c]
         if x == t:
@@ -165,18 +155,24 @@ class FlowProblem:
 
     def extend(self, s: State, c: int, x: int) -> None:
         """Extend color c's tail into the free cell x, in place (joining as `apply` does)."""
-        b, t = 1 << x, s.tails[c]
-        s.regions = self.board.carve(s.regions, s.free, x)
-        s.free ^= b
-        if self.touch:
-            s.near[c] |= self.board.nbrs[t]
-            s.drawn = self.draw(s.drawn, t, x)
-        s.ends ^= (1 << t) | b
-        s.tails[c] = x
-        s.dirty |= 1 << c
-        s.moves.append((c, x, True))
+        self.step(s, c, x, at_tail=True)
         if self.touch and self.board.nbrs[x] >> s.heads[c] & 1:
             self.apply(s, c, x)
+
+    def step(self, s: State, c: int, x: int, at_tail: bool) -> None:
+        """Move color c's head or tail into cell x, in place."""
+        ends = s.tails if at_tail else s.heads
+        b, e = 1 << x, ends[c]
+        if s.free & b:
+            s.regions = self.board.carve(s.regions, s.free, x)
+            s.free ^= b
+        if self.touch:
+            s.near[c] |= self.board.nbrs[e]
+            s.drawn = self.draw(s.drawn, e, x)
+        s.ends ^= (1 << e) | b
+        ends[c] = x
+        s.dirty |= 1 << c
+        s.moves.append((c, x, at_tail))
 
     def draw(self, drawn: tuple[int, int], x: int, y: int) -> tuple[int, int]:
         """The drawn links and the one between the neighbors x and y."""
