@@ -146,9 +146,9 @@ def test_corners():
     for allow_self_touch in (False, True):
         links = [setup(text, moves, allow_self_touch=allow_self_touch, corners=on)
                  for on in (True, False)]
-        (h, v, _), (h0, v0, _) = (problem.propagate(s) for problem, s in links)
-        assert h & h0 == h0 and v & v0 == v0  # what holds without the rule holds with it
-        assert ((h, v) != (h0, v0)) == (not allow_self_touch)  # the rule needs no self-touch
+        (hs, vs, _), (hs0, vs0, _) = (problem.propagate(s) for problem, s in links)
+        assert hs & hs0 == hs0 and vs & vs0 == vs0  # sure without the rule, sure with it
+        assert ((hs, vs) != (hs0, vs0)) == (not allow_self_touch)  # the rule needs no touch
 
 
 def test_sure_links_extend_tails():
@@ -314,9 +314,8 @@ def test_limits_exit_3(tmp_path):
 def test_observe_reports_partial_paths():
     puzzle = Puzzle.from_text(HARD)
     seen = []
-    result = solve(puzzle, "astar", observe=lambda *event: seen.append(event), max_nodes=30,
-                   links=False)
-    assert len(seen) == result.stats["nodes"] == 30
+    result = solve(puzzle, "astar", observe=lambda *event: seen.append(event))
+    assert len(seen) == result.stats["nodes"] > 0
     for event, paths, cycles in seen:
         assert event == "expand" and cycles == []
         for c, path in paths.items():  # the head's part from one dot, the tail's to the other
