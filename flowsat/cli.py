@@ -110,6 +110,14 @@ def solve(
         "--no-stranded", help="astar: no stranded color/region check.")] = False,
     no_parity: Annotated[bool, typer.Option(
         "--no-parity", help="astar: no checkerboard parity check of regions.")] = False,
+    no_links: Annotated[bool, typer.Option(
+        "--no-links", help="astar: no propagation of the links each cell must make.")] = False,
+    no_tails: Annotated[bool, typer.Option(
+        "--no-tails", help="astar: sure links extend heads only, not goal ends.")] = False,
+    no_squares: Annotated[bool, typer.Option(
+        "--no-squares", help="astar: links may make U-turns in 2x2 squares.")] = False,
+    no_corners: Annotated[bool, typer.Option(
+        "--no-corners", help="astar: corners need not see a dot inside.")] = False,
     bottleneck: Annotated[int | None, typer.Option(
         min=0, help="astar: bottleneck width checked (0 = off, default 3).")] = None,
     no_outside_in: Annotated[bool, typer.Option(
@@ -131,7 +139,9 @@ def solve(
 ) -> None:
     search = {"preset": preset, "breadth_first": breadth_first or None,
               "queue_always": queue_always or None, "deadends": off(no_deadends),
-              "stranded": off(no_stranded), "parity": off(no_parity), "bottleneck": bottleneck,
+              "stranded": off(no_stranded), "parity": off(no_parity), "links": off(no_links),
+              "tails": off(no_tails), "squares": off(no_squares),
+              "corners": off(no_corners), "bottleneck": bottleneck,
               "outside_in": off(no_outside_in), "autosort": off(no_autosort), "order": order,
               "random_order": random_order, "hint": hint, "max_nodes": max_nodes,
               "max_memory": max_memory}  # only what was given goes to the backend

@@ -87,5 +87,9 @@ def state_bytes(state: Any) -> int:
     size = sys.getsizeof(state)
     for name in state.__slots__:
         value = getattr(state, name)
-        size += sys.getsizeof(value) if isinstance(value, list | int) else 0
-    return size + 2 * sys.getsizeof(state.free)  # a new body and a new free mask a move
+        if isinstance(value, list | tuple):
+            size += sys.getsizeof(value) + sum(sys.getsizeof(x) for x in value
+                                               if isinstance(x, int) and x >> 8)
+        elif isinstance(value, int):
+            size += sys.getsizeof(value)
+    return size

@@ -25,13 +25,16 @@ Observer = Callable[[str, Paths, list[list[Cell]]], None]  # (event, paths, cycl
 PRESETS: dict[str, dict[str, Any]] = {
     # the 2016 C program's feature set
     "2016": {"deadends": True, "stranded": True, "bottleneck": 3, "outside_in": True,
-             "autosort": True, "parity": False},
+             "autosort": True, "parity": False, "links": False,
+             "tails": False, "squares": False, "corners": False},
     # everything that pays (the default)
     "full": {"deadends": True, "stranded": True, "bottleneck": 3, "outside_in": True,
-             "autosort": True, "parity": True},
+             "autosort": True, "parity": True, "links": True,
+             "tails": True, "squares": True, "corners": True},
 }
 DEFAULT_PRESET = "full"
-PROBLEM_SWITCHES = ("deadends", "stranded", "bottleneck", "parity", "queue_always")
+PROBLEM_SWITCHES = ("deadends", "stranded", "bottleneck", "parity", "links", "tails", "squares",
+                    "corners", "queue_always")
 SWITCHES = (*PROBLEM_SWITCHES, "breadth_first", "outside_in", "autosort")
 OPTIONS = ("preset", *SWITCHES, "order", "random_order", "hint", "max_nodes", "max_memory",
            "observe")

@@ -53,8 +53,8 @@ class Board:
         while free:
             region = free & -free
             while True:
-                grown = (region | (region << 1) | (region >> 1) | (region << s)
-                         | (region >> s)) & free
+                grown = (region | (region >> 1) | (region << s) | (region >> s)) & free
+                grown |= ((free + grown) ^ free) & free  # the carry runs along each row
                 if grown == region:
                     break
                 region = grown
