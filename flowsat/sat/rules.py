@@ -58,10 +58,19 @@ def no_squares(enc: Encoder, links) -> list[list[int]]:
 
 
 def corner_rules(enc: Encoder, links, active: int) -> list[list[int]]:
-    """The uniqueness rule, on while `active` is true: a path turns a corner only where the
-    cell diagonally inside the corner is a dot or turns the same way (so that walking
-    inwards along the diagonal reaches a dot). A puzzle with one solution obeys it; one with
-    several may not, so a solver that finds no model with it on must try again without."""
+    """The corner rule, on while `active` is true: a path turns a corner only where the cell
+    diagonally inside the corner is a dot or turns the same way (so that walking inwards
+    along the diagonal reaches a dot).
+
+    The 2016 notes give it as a consequence of a puzzle having one solution, and it is used
+    here as such: with a fall-back to the complete encoding. Under the no-self-touch rule it
+    in fact holds for every solution of every puzzle. Say a path turns ┌ at x, through a on
+    its right and b below it, and q is the cell inside, next to both a and b. Were q on that
+    path, it would have to be linked to both a and b (neighbors on one path are consecutive
+    on it), closing the ring x-a-q-b; so q is on another path, linked to neither a nor b,
+    and unless it is a dot its two links go right and down: q turns ┌ too. The rule only
+    writes down what the 'different colors' clauses imply through several steps, so that
+    unit propagation sees it at once; the fall-back can fire only on unsolvable puzzles."""
     clauses = []
     for i in range(enc.size):
         for glyph in CORNERS:
