@@ -3,6 +3,8 @@ and its fall-back, colors on edges, and encodings changed on the command line.""
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import pytest
 
 from flowsat.checker import problems
@@ -47,11 +49,14 @@ def test_adjacent_dots_of_one_color_are_linked_only_without_self_touch():
     assert touch[(0, 0), (0, 1)] is False  # the empty corners take both their edges
 
 
-def test_no_squares_forbids_every_2x2_ring_once():
+def test_no_squares_forbids_every_2x2_ring_and_without_self_touch_every_u_turn():
     formula = encode(Puzzle.from_text("A... / .... / ...A"), "edges-binary")
-    squares = rules.no_squares(formula.enc, formula.links)
-    assert len(squares) == 4  # six 2x2 squares, two of which hold a dot
-    assert all(len(c) == 4 and all(x < 0 for x in c) for c in squares)
+    rings = rules.no_squares(formula.enc, formula.links, allow_self_touch=True)
+    assert len(rings) == 4  # six 2x2 squares, two of which hold a dot
+    assert all(len(c) == 4 and all(x < 0 for x in c) for c in rings)
+    turns = rules.no_squares(formula.enc, formula.links, allow_self_touch=False)
+    assert len(turns) == 6 * 4  # at most two of the four links of each square
+    assert all(len(c) == 3 and all(x < 0 for x in c) for c in turns)
 
 
 def test_corner_rule_clauses():
@@ -129,3 +134,23 @@ def test_pysat_cardinality_encodings(card):
     result = solve(FLOW9, encoding=f"zucker2016+card={card}")
     assert result.status == "solved" and problems(FLOW9, result.paths) == []
     assert result.stats["variables"] > backend.encode(FLOW9, "zucker2016").enc.top
+
+
+def test_lazy_touch_adds_the_no_touch_clauses_where_a_model_touches():
+    from tests.test_sat import ScriptedOracle
+
+    puzzle = Puzzle.from_text("A.. / A..")  # its one filling touches itself
+    formula = encode(puzzle, "edges-binary+touch=lazy")
+    assert formula.lazy_touch
+    enc, edges = formula.enc, formula.links
+    around = [(0, 0), (0, 1), (0, 2), (1, 2), (1, 1), (1, 0)]
+    on = {edges.edge(enc.index(a), enc.index(b)) for a, b in pairwise(around)}
+    model = [v if v in on else -v for v in range(1, enc.top + 1)]
+    oracle, stats = ScriptedOracle([model]), {"solve_s": 0, "rounds": 0, "cycle_cuts": 0}
+    answer, _, _ = backend.next_solution(formula, oracle, None, stats)
+    assert answer is False and stats["touch_cuts"] == 2
+    touching = [(enc.index((0, 0)), enc.index((1, 0))), (enc.index((0, 1)), enc.index((1, 1)))]
+    assert oracle.added == encode(puzzle, "edges-binary+touch=lazy").differ(
+        [(i, j, -edges.edge(i, j)) for i, j in touching])
+    assert solve(puzzle, encoding="edges-binary+touch=lazy").status == "unsolvable"
+    assert not encode(puzzle, "edges-binary+touch=lazy", allow_self_touch=True).lazy_touch

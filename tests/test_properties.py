@@ -15,6 +15,7 @@ from flowsat.sat.spec import builtin_specs
 from flowsat.solve import solve
 
 VARIANTS = ["edges-binary+cycles=squares", "edges-binary+cycles=order",
+            "edges-binary+touch=lazy", "edges-unique+touch=lazy+cycles=squares",
             "edges-binary+deduce=true", "zucker2016+card=ladder",
             "edges-onehot+card=seqcounter"]
 ENCODINGS = sorted(builtin_specs()) + VARIANTS

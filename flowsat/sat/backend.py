@@ -38,10 +38,17 @@ class Encoding:
     cells: object
     links: links.DirTypes | links.Edges
     unique: int = 0
+    lazy_touch: bool = False  # the no-self-touch clauses come where a model touches
 
     @property
     def clauses(self) -> list[list[int]]:
         return self.enc.clauses
+
+    def differ(self, pairs: list[tuple[int, int, int]]) -> list[list[int]]:
+        """The clauses for lit -> color(i) != color(j), for each (i, j, lit), made now."""
+        start = len(self.enc.clauses)
+        self.cells.differ(pairs)
+        return self.enc.clauses[start:]
 
 
 def encode(puzzle: Puzzle, spec: Spec | str, allow_self_touch: bool = False,
@@ -51,18 +58,20 @@ def encode(puzzle: Puzzle, spec: Spec | str, allow_self_touch: bool = False,
     spec = load_spec(spec) if isinstance(spec, str) else spec
     enc = Encoder(puzzle, spec.card)
     cell_family = cells.FAMILIES[spec.cells](enc)
-    link_family = links.FAMILIES[spec.links](enc, cell_family, allow_self_touch)
+    lazy_touch = spec.touch == "lazy" and not allow_self_touch
+    link_family = links.FAMILIES[spec.links](enc, cell_family, allow_self_touch,
+                                             **({"lazy_touch": True} if lazy_touch else {}))
     if spec.deduce:
         enc.clauses += rules.deductions(enc, link_family, allow_self_touch)
     if spec.cycles == "squares":
-        enc.clauses += rules.no_squares(enc, link_family)
+        enc.clauses += rules.no_squares(enc, link_family, allow_self_touch)
     elif spec.cycles == "order":
         order(enc, link_family)
     switch = 0
     if spec.unique and unique and not allow_self_touch:
         switch = enc.new_var("uniqueness rule on", True)
         enc.clauses += rules.corner_rules(enc, link_family, switch)
-    return Encoding(spec, enc, cell_family, link_family, switch)
+    return Encoding(spec, enc, cell_family, link_family, switch, lazy_touch)
 
 
 def solve(puzzle: Puzzle, *, allow_self_touch: bool = False, timeout: float | None = None,
@@ -121,8 +130,9 @@ def search(puzzle: Puzzle, limit: int, *, allow_self_touch: bool = False,
 def next_solution(formula: Encoding, sat: Oracle | FromScratch, deadline: float | None, stats: dict,
                   observe: Observer | None = None, assumptions: list[int] = ()
                   ) -> tuple[bool | None, Paths | None, list[int] | None]:
-    """Solve, cutting the cycles of each model, until a model of paths only (True, its paths,
-    the model), no model (False) or the deadline (None)."""
+    """Solve, cutting the cycles of each model (and, when the no-self-touch clauses are
+    lazy, adding them where the model touches), until a model of right paths only (True,
+    its paths, the model), no model (False) or the deadline (None)."""
     while True:
         t = time.perf_counter()
         answer = sat.solve(deadline, assumptions)
@@ -132,13 +142,17 @@ def next_solution(formula: Encoding, sat: Oracle | FromScratch, deadline: float 
             return answer, None, None
         model = sat.model()
         paths, cycles = trace(formula.enc, formula.links.links(model))
-        if not cycles:
+        touching = formula.links.touching(paths, model) if formula.lazy_touch else []
+        if not cycles and not touching:
             return True, paths, model
-        if observe:
+        if observe and cycles:
             observe("model", paths, [[formula.enc.cell(i) for i in c] for c in cycles])
-        for cycle in cycles:
-            sat.add(formula.links.cut(cycle, model))
+        for clause in [formula.links.cut(c, model) for c in cycles] + (
+                formula.differ(touching) if touching else []):
+            sat.add(clause)
         stats["cycle_cuts"] += len(cycles)
+        if touching:
+            stats["touch_cuts"] = stats.get("touch_cuts", 0) + len(touching)
 
 
 def trace(enc: Encoder, linked: list[tuple[int, int]]) -> tuple[Paths, list[list[int]]]:

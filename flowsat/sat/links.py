@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
+from flowsat.puzzle.model import Paths
 from flowsat.sat.cells import at_most_code
 from flowsat.sat.encoder import DOWN, LEFT, RIGHT, UP, Encoder, Keys
 
@@ -138,7 +139,7 @@ class Edges:
 
     name = "edges"
 
-    def __init__(self, enc: Encoder, cells, allow_self_touch: bool):
+    def __init__(self, enc: Encoder, cells, allow_self_touch: bool, lazy_touch: bool = False):
         self.enc = enc
         edges = enc.edges
         self.vars = enc.new_vars("edge", Keys(len(edges), lambda t: (enc.cell(edges[t][0]),
@@ -153,13 +154,19 @@ class Edges:
             self.incident[j].append(e)
         for i, lits in enumerate(self.incident):
             enc.exactly(lits, 1 if enc.dot[i] >= 0 else 2)
-        self.couple_colors(cells, allow_self_touch)
+        self.couple_colors(cells, allow_self_touch or lazy_touch)
 
     def couple_colors(self, cells, allow_self_touch: bool) -> None:
         """Linked cells share a color; without self-touch, unlinked neighbors do not."""
         cells.same([(i, j, e) for (i, j), e in self.index.items()])
         if not allow_self_touch:
             cells.differ([(i, j, -e) for (i, j), e in self.index.items()])
+
+    def touching(self, paths: Paths, model: Model) -> list[tuple[int, int, int]]:
+        """The unlinked neighbors on one path (they touch), with the literal 'not linked'."""
+        color = {self.enc.index(cell): c for c, path in paths.items() for cell in path}
+        return [(i, j, -e) for (i, j), e in self.index.items()
+                if not true(model, e) and i in color and color[i] == color.get(j)]
 
     def edge(self, i: int, j: int) -> int:
         return self.index[min(i, j), max(i, j)]

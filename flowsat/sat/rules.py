@@ -3,6 +3,8 @@ and `links.corner`): deductions before solving, 2x2 squares, and the uniqueness 
 
 from __future__ import annotations
 
+from itertools import combinations
+
 from flowsat.sat.encoder import Encoder
 from flowsat.sat.links import CORNERS, TYPES
 
@@ -44,16 +46,23 @@ def inside(enc: Encoder, i: int, glyph: str) -> int | None:
     return None if a is None else enc.step(a, TYPES[glyph][1])
 
 
-def no_squares(enc: Encoder, links) -> list[list[int]]:
-    """No 2x2 square of cells linked all around (the smallest cycle)."""
+def no_squares(enc: Encoder, links, allow_self_touch: bool) -> list[list[int]]:
+    """No 2x2 square of cells linked all around (the smallest cycle); without self-touch, no
+    three links in a 2x2 square either (a U-turn: its two ends would touch)."""
     clauses = []
     for i in range(enc.size):
         r, c = enc.cell(i)
         if r + 1 < enc.height and c + 1 < enc.width:
-            ring = [(i, "┌"), (i + 1, "┐"), (i + enc.width + 1, "┘"), (i + enc.width, "└")]
-            corners = [links.corner(cell, glyph) for cell, glyph in ring]
-            if None not in corners:
-                clauses.append(sorted({-x for lits in corners for x in lits}))
+            cells = (i, i + 1, i + enc.width + 1, i + enc.width)
+            sides = [links.linked(a, b) for a, b in zip(cells, cells[1:] + cells[:1],
+                                                        strict=True)]
+            if allow_self_touch or any(len(s) != 1 for s in sides):
+                ring = [(i, "┌"), (i + 1, "┐"), (i + enc.width + 1, "┘"), (i + enc.width, "└")]
+                corners = [links.corner(cell, glyph) for cell, glyph in ring]
+                if None not in corners:
+                    clauses.append(sorted({-x for lits in corners for x in lits}))
+            else:
+                clauses += [[-x for (x,) in three] for three in combinations(sides, 3)]
     return clauses
 
 

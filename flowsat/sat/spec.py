@@ -18,6 +18,7 @@ CHOICES = {
     "cycles": ("lazy", "squares", "order"),
     "deduce": (False, True),
     "unique": (False, True),
+    "touch": ("eager", "lazy"),
 }
 
 
@@ -33,6 +34,7 @@ class Spec:
     cycles: str = "lazy"  # lazy cuts; squares: also no 2x2 cycle up front; order: eager
     deduce: bool = False  # units for the links the board forces
     unique: bool = False  # the uniqueness rule, with a fall-back to the complete encoding
+    touch: str = "eager"  # no-self-touch clauses up front, or (lazy) where a model touches
     notes: str = ""
 
     def problem(self) -> str | None:
@@ -41,6 +43,8 @@ class Spec:
             return "cells = 'none' goes with links = 'edgecolors' and only with it"
         if self.cycles == "order" and self.links == "dirtypes":
             return "cycles = 'order' needs links = 'edges' or 'edgecolors'"
+        if self.touch == "lazy" and self.links != "edges":
+            return "touch = 'lazy' needs links = 'edges'"
         return None
 
 
