@@ -20,7 +20,7 @@ from flowsat.sat.oracle import FromScratch, Oracle, open_oracle, solver_name
 from flowsat.sat.spec import Spec, load_spec
 
 Observer = Callable[[str, Paths, list[list[Cell]]], None]  # (event, paths, cycles)
-DEFAULT_ENCODING = "edges-unique"
+DEFAULT_ENCODING = "edges-unique-lazy"
 DEFAULT_SOLVER = "glucose4"
 
 
