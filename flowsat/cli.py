@@ -296,7 +296,7 @@ def generate(
             elif book is None:
                 typer.echo(puzzle_text(made.puzzle, fmt.value))
             else:
-                path = save(made, rating, out, book, fmt.value, allow_self_touch)
+                path = save(made, rating, wanted, out, book, fmt.value)
                 if not quiet:
                     typer.echo(f"{path}: {made.puzzle.size}, {len(made.solution)} colors, "
                                f"{rating.tier} ({rating.score}), made in {made.seconds} s")

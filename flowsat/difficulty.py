@@ -8,6 +8,9 @@ Three measures, each turned into a share of the way from trivial to hard:
 - `nodes`: the states the best-first search expands (capped at `max_nodes`);
 - `conflicts` and `decisions`: what the SAT solver needs (`SAT`: encoding and solver).
 
+The search and its forced moves run with the 2016 program's switches (preset `2016`), and the
+SAT solver is named: the measures stay put as flowsat's defaults get better.
+
 score = 10 x mean of (1 - forced, log10(1 + nodes) / 5, log10(1 + conflicts + decisions) / 5),
 each part at most 1: 0 when forced moves fill the board, 10 when forced moves give nothing, the
 search needs 100,000 states and the SAT solver 100,000 conflicts and decisions. The tiers cut
@@ -22,7 +25,8 @@ from dataclasses import asdict, dataclass
 from flowsat.puzzle.model import Puzzle
 
 MAX_NODES = 50_000
-SAT = {"encoding": "edges-unique", "solver": "glucose4"}  # fixed: ratings stay put
+SAT = {"encoding": "edges-unique", "solver": "glucose4"}
+PRESET = "2016"
 TIERS = ((2.5, "easy"), (5.0, "regular"), (7.0, "hard"), (math.inf, "extreme"))
 
 
@@ -52,7 +56,8 @@ def rate(puzzle: Puzzle, allow_self_touch: bool = False, max_nodes: int = MAX_NO
     sat = solve(puzzle, allow_self_touch=allow_self_touch, **SAT)
     if sat.status != "solved":
         return Rating(sat.status)
-    search = solve(puzzle, "astar", allow_self_touch=allow_self_touch, max_nodes=max_nodes)
+    search = solve(puzzle, "astar", allow_self_touch=allow_self_touch, max_nodes=max_nodes,
+                   preset=PRESET)
     rating = Rating("solved", forced=round(forced_share(puzzle, allow_self_touch), 4),
                     nodes=search.stats.get("nodes", 0),
                     nodes_capped=search.status != "solved",
@@ -77,7 +82,7 @@ def forced_share(puzzle: Puzzle, allow_self_touch: bool = False) -> float:
     """The share of empty cells that forced moves fill, starting from either dot of each
     color; without self-touch each pass knows what the others filled (as a hint)."""
     from flowsat.search.board import Board
-    from flowsat.search.problem import FlowProblem, Switches
+    from flowsat.search.problem import FlowProblem
 
     board = Board(puzzle.height, puzzle.width)
     pairs = [(board.index[a], board.index[b]) for a, b in puzzle.dots.values()]
@@ -89,7 +94,7 @@ def forced_share(puzzle: Puzzle, allow_self_touch: bool = False) -> float:
             starts, goals = zip(*(p[::-1] if flip else p for p in pairs), strict=True)
             hint = None if allow_self_touch else dict(known)
             problem = FlowProblem(board, list(starts), list(goals), colors,
-                                  Switches(allow_self_touch), hint=hint)
+                                  switches(allow_self_touch), hint=hint)
             state = problem.initial()
             if state is None:  # no solution: nothing is forced that is worth counting
                 return 0.0
@@ -99,3 +104,12 @@ def forced_share(puzzle: Puzzle, allow_self_touch: bool = False) -> float:
             break
     empty = puzzle.height * puzzle.width - 2 * len(pairs)
     return (len(known) - 2 * len(pairs)) / empty if empty else 1.0
+
+
+def switches(allow_self_touch: bool = False):
+    """The search's checks and forced moves as the `PRESET` sets them."""
+    from flowsat.search.backend import PROBLEM_SWITCHES, configure
+    from flowsat.search.problem import Switches
+
+    config = configure(PRESET, {})
+    return Switches(allow_self_touch, **{k: config[k] for k in PROBLEM_SWITCHES})

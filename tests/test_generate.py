@@ -31,7 +31,7 @@ from flowsat.generate.run import order
 from flowsat.puzzle import Puzzle, parse_puzzles, read_puzzles
 from flowsat.result import UsageError
 from flowsat.solve import solve_many
-from flowsat.unique import check_unique
+from flowsat.unique import Uniqueness, check_unique
 from tests.conftest import ROOT
 
 
@@ -131,6 +131,22 @@ def test_joins_that_break_uniqueness_are_undone_and_not_tried_again():
     assert tried == {JOINT} and len(layout) == 4 and prover()(layout).verdict == "unique"
     join_to(layout, 1, random.Random(2), prover())  # the other joins keep it unique
     assert len(layout) < 4 and prover()(layout).verdict == "unique"
+
+
+def test_a_proof_out_of_budget_undoes_the_batch():
+    layout = Layout(SPLIT_TWO, 4, 4)
+    joints = layout.joins()
+    for joint in joints:
+        layout.join(*joint)
+    def out_of_budget(_: Layout) -> Uniqueness:
+        return Uniqueness("limit")
+
+    tried: set = set()
+    assert not undo_failed(layout, joints[:], tried, out_of_budget)
+    assert len(layout) == 4 and tried == set()  # all undone; each may come back alone
+    layout.join(*joints[0])
+    assert not undo_failed(layout, joints[:1], tried, out_of_budget)
+    assert len(layout) == 4 and tried == {joints[0]}
 
 
 def test_order_reads_the_size_and_color_range():

@@ -14,10 +14,11 @@ from pathlib import Path
 
 from flowsat.difficulty import Rating
 from flowsat.generate.make import Made
+from flowsat.generate.run import Order
 from flowsat.puzzle.model import Puzzle
 
-COLUMNS = ("file", "size", "colors", "seed", "rule", "tier", "score", "forced", "nodes",
-           "nodes_capped", "conflicts", "decisions", "candidates", "proofs", "seconds")
+COLUMNS = ("file", "size", "colors", "seed", "color_range", "rule", "tier", "score", "forced",
+           "nodes", "nodes_capped", "conflicts", "decisions", "candidates", "proofs", "seconds")
 FORMATS = ("grid", "numberlink")
 
 
@@ -31,10 +32,13 @@ def file_name(width: int, height: int, seed: int) -> str:
     return f"{width}x{height}-{seed:04d}.txt"
 
 
-def manifest_row(file: str, made: Made, rating: Rating, allow_self_touch: bool) -> dict:
+def manifest_row(file: str, made: Made, rating: Rating, order: Order) -> dict:
+    """The puzzle's row: what it is, what made it (size, seed, color range and rule make it
+    again), its rating, and what making it took."""
     puzzle = made.puzzle
     return {"file": file, "size": puzzle.size, "colors": len(puzzle.dots), "seed": made.seed,
-            "rule": "self-touch" if allow_self_touch else "no-self-touch",
+            "color_range": "{}-{}".format(*order.colors),
+            "rule": "self-touch" if order.allow_self_touch else "no-self-touch",
             "tier": rating.tier, "score": rating.score, "forced": rating.forced,
             "nodes": rating.nodes, "nodes_capped": rating.nodes_capped,
             "conflicts": rating.conflicts, "decisions": rating.decisions,
@@ -70,11 +74,11 @@ class Manifest:
         temporary.replace(self.path)
 
 
-def save(made: Made, rating: Rating, folder: Path, manifest: Manifest, fmt: str,
-         allow_self_touch: bool) -> Path:
+def save(made: Made, rating: Rating, order: Order, folder: Path, manifest: Manifest,
+         fmt: str) -> Path:
     """Write the puzzle's file into the folder and its row into the manifest."""
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / file_name(made.puzzle.width, made.puzzle.height, made.seed)
     path.write_text(puzzle_text(made.puzzle, fmt), encoding="utf-8", newline="\n")
-    manifest.add(manifest_row(manifest.relative(path), made, rating, allow_self_touch))
+    manifest.add(manifest_row(manifest.relative(path), made, rating, order))
     return path

@@ -1,12 +1,14 @@
 """Making a puzzle with exactly one solution, proved by SAT, from a seed.
 
-A candidate is a random filling of the board by paths (`filling.random_filling`), its ends the
-puzzle's dots. Its paths are short, so it is nearly always unique; where SAT finds a second
-solution, a path is cut inside the region where the two differ (the cut makes its ends dots,
-which the second solution runs through). Then paths are joined end to end, a batch at a time,
-down to the number of colors wanted, each batch followed by a proof: when a second solution
-shows up, it cannot keep every new joint (else cutting it at the joints would give the batch's
-starting layout a second solution), so the joints it leaves are cut again and never retried.
+A candidate is a random Hamiltonian path cut into paths that do not touch themselves
+(`filling.random_pieces`), reshaped at random down to the number of colors wanted
+(`shuffle_to`). Its paths' ends are the dots; the filling is a solution, and SAT proves it is
+the only one. Where SAT finds a second solution, a path is cut where the two differ (the new
+dots rule that solution out: it runs through them) until the proof goes through. When the
+colors are still too many, paths are joined end to end, a batch at a time, each batch proved:
+a second solution cannot keep every new joint (else cutting it at the joints would give the
+proved layout before the batch a second solution), so the joints it leaves are cut again and
+not tried again.
 
 Everything follows from the seed and deterministic budgets (a conflict limit per proof, a
 number of candidates per seed), never from the clock: the same seed makes the same puzzle on
@@ -18,7 +20,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import pairwise
 
 from flowsat.generate.filling import random_pieces
@@ -52,7 +54,6 @@ class Made:
     candidates: int = 1  # fillings tried
     proofs: int = 0  # SAT calls
     seconds: float = 0.0
-    stats: dict = field(default_factory=dict)
 
 
 def default_colors(height: int, width: int) -> tuple[int, int]:
@@ -181,15 +182,15 @@ def undo_failed(layout: Layout, joints: list[Link], tried: set[Link],
         if found.verdict == "unique":
             return clean
         clean = False
-        if found.verdict != "multiple":  # the budget ran out: back to the proved layout
-            tried.update(joints if len(joints) == 1 else ())
-            undone = joints[:]
-        else:
+        if found.verdict == "multiple":
             other = linked(found.solutions[1])
             undone = [j for j in joints if j not in other] or joints[:1]
+            tried.update(undone)
+        else:  # the budget ran out: back to the proved layout (a lone joint is not retried)
+            undone = joints[:]
+            tried.update(joints if len(joints) == 1 else ())
         for joint in undone:
             layout.cut(*joint)
-            tried.add(joint)
             joints.remove(joint)
     return clean
 

@@ -61,10 +61,7 @@ def corner_rules(enc: Encoder, links, active: int) -> list[list[int]]:
     """The uniqueness rule, on while `active` is true: a path turns a corner only where the
     cell diagonally inside the corner is a dot or turns the same way (so that walking
     inwards along the diagonal reaches a dot). A puzzle with one solution obeys it; one with
-    several may not, so a solver that finds no model with it on must try again without.
-    Under the no-self-touch rule (the only mode it is added in) every solution obeys it: the
-    cell inside, if no dot, is on another path (on this one it would touch it), which cannot
-    link to the corner's two cells and so turns the same way. Proofs of uniqueness use that."""
+    several may not, so a solver that finds no model with it on must try again without."""
     clauses = []
     for i in range(enc.size):
         for glyph in CORNERS:
