@@ -347,9 +347,7 @@ def rate(
             worst = EXIT["internal"]
             continue
         if fmt is Format.json:
-            record = {"file": item.file, "index": item.index, "size": item.size,
-                      "colors": len(item.dots), **rating.as_dict()}
-            typer.echo(json.dumps(record, separators=(",", ":")))
+            typer.echo(json.dumps(rating.record(item), separators=(",", ":")))
         elif rating.status == "solved":
             typer.echo(f"{item.name}: {rating.tier} ({rating.score}): {item.size}, "
                        f"{len(item.dots)} colors, forced {rating.forced:.0%}, "
@@ -384,7 +382,6 @@ def check_unique(
     max_cells: Annotated[int, typer.Option(min=1, help="Refuse boards with more cells.")
                          ] = MAX_CELLS,
 ) -> None:
-    from flowsat.puzzle.model import solution_grid
     from flowsat.unique import check_unique as verdict_of
 
     color = sys.stdout.isatty() if color is None else color
@@ -401,12 +398,7 @@ def check_unique(
             worst = EXIT["internal"]
             continue
         if fmt is Format.json:
-            solutions = [{"grid": solution_grid(item, s),
-                          "paths": {c: [list(cell) for cell in path] for c, path in s.items()}}
-                         for s in found.solutions]
-            record = {"file": item.file, "index": item.index, "status": found.verdict,
-                      "unique": found.unique, "solutions": solutions, "stats": found.stats}
-            typer.echo(json.dumps(record, separators=(",", ":")))
+            typer.echo(json.dumps(found.record(item), separators=(",", ":")))
         else:
             typer.echo(f"{item.name}: {found.verdict}")
             if found.verdict == "multiple" and not quiet:

@@ -44,8 +44,10 @@ class Rating:
     score: float = 0.0
     tier: str = ""
 
-    def as_dict(self) -> dict:
-        return asdict(self)
+    def record(self, puzzle: Puzzle) -> dict:
+        """The JSON object of `flowsat rate --format json`."""
+        return {"file": puzzle.file, "index": puzzle.index, "size": puzzle.size,
+                "colors": len(puzzle.dots), **asdict(self)}
 
 
 def rate(puzzle: Puzzle, allow_self_touch: bool = False, max_nodes: int = MAX_NODES) -> Rating:

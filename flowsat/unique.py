@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from flowsat.checker import check
-from flowsat.puzzle.model import Paths, Puzzle
+from flowsat.puzzle.model import Paths, Puzzle, solution_grid
 
 Verdict = Literal["unique", "multiple", "unsolvable", "timeout", "limit"]
 PROOF = {"encoding": "edges-unique", "solver": "glucose4"}  # the fastest on generated boards
@@ -32,6 +32,14 @@ class Uniqueness:
     def unique(self) -> bool | None:
         """True or False; None when the puzzle has no solution or the search was cut short."""
         return {"unique": True, "multiple": False}.get(self.verdict)
+
+    def record(self, puzzle: Puzzle) -> dict[str, Any]:
+        """The JSON object of `flowsat check-unique --format json`."""
+        solutions = [{"grid": solution_grid(puzzle, paths),
+                      "paths": {c: [list(cell) for cell in path] for c, path in paths.items()}}
+                     for paths in self.solutions]
+        return {"file": puzzle.file, "index": puzzle.index, "status": self.verdict,
+                "unique": self.unique, "solutions": solutions, "stats": self.stats}
 
 
 def check_unique(puzzle: Puzzle, *, known: Paths | None = None, allow_self_touch: bool = False,
