@@ -222,7 +222,8 @@ def show(
 
 
 GENERATE_EXIT = """Exit status: 0 every puzzle made; 2 a usage error; 3 some seed gave no puzzle
-(its candidates ran out, or --timeout stopped it)."""
+(its candidates ran out, or --timeout stopped it); 4 an internal error (an answer failed the
+checker, a bug)."""
 
 
 class PuzzleFormat(StrEnum):
@@ -287,12 +288,12 @@ def generate(
         resume and out / file_name(wanted.width, wanted.height, s) in book)]
     worst = 0
     with progress_bar(len(seeds), "generating", sys.stderr.isatty() and not quiet) as advance:
-        for outcome in make_all(wanted, seeds, workers):
+        for outcome in make_all(wanted, seeds, workers, rated=book is not None):
             advance()
             made, rating = outcome.made, outcome.rating
             if made is None:
                 typer.echo(f"flowsat: seed {outcome.seed}: {outcome.failure}", err=True)
-                worst = EXIT["limit"]
+                worst = max(worst, EXIT[outcome.kind])
             elif book is None:
                 typer.echo(puzzle_text(made.puzzle, fmt.value))
             else:

@@ -21,8 +21,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING
 
 from flowsat.puzzle.model import Puzzle
+
+if TYPE_CHECKING:
+    from flowsat.search.problem import Switches
 
 MAX_NODES = 50_000
 SAT = {"encoding": "edges-unique", "solver": "glucose4"}
@@ -108,7 +112,7 @@ def forced_share(puzzle: Puzzle, allow_self_touch: bool = False) -> float:
     return (len(known) - 2 * len(pairs)) / empty if empty else 1.0
 
 
-def switches(allow_self_touch: bool = False):
+def switches(allow_self_touch: bool = False) -> Switches:
     """The search's checks and forced moves as the `PRESET` sets them."""
     from flowsat.search.backend import PROBLEM_SWITCHES, configure
     from flowsat.search.problem import Switches

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from flowsat.checker import problems
+from flowsat.checker import InvalidSolution, problems
 from flowsat.cli import app
 from flowsat.generate.filling import random_pieces
 from flowsat.generate.layout import Layout
@@ -234,3 +234,14 @@ def test_cli_usage_errors_and_the_safety_stop(tmp_path):
     stopped = generate("--size", "6x6", "--count", "2", "--timeout", "0", "--seed", "1")
     assert stopped.exit_code == 3
     assert stopped.stderr.count("--timeout") == 2 and stopped.stdout == ""
+
+
+def test_cli_an_answer_that_fails_the_checker_is_an_internal_error(monkeypatch):
+    from flowsat.generate import make
+
+    def broken(*args, **kw):
+        raise InvalidSolution("<puzzle>: cell (0, 0) is on no path")
+
+    monkeypatch.setattr(make, "check_unique", broken)
+    result = generate("--size", "5x5", "--seed", "1", "--count", "2")
+    assert result.exit_code == 4 and result.stderr.count("internal error (a bug)") == 2

@@ -2,7 +2,7 @@
 
 A layout is its set of links (pairs of consecutive cells of a path): joining two paths adds
 the link between an end of each, cutting one removes a link. So edits commute, and undoing a
-join is cutting its link again.
+join is cutting its link again. No edit lets a path touch itself side by side.
 """
 
 from __future__ import annotations
@@ -18,9 +18,8 @@ class Layout:
     """Paths covering a height x width board, each path's cells in order, and who owns each
     cell."""
 
-    def __init__(self, paths: list[list[Cell]], height: int, width: int,
-                 allow_self_touch: bool = False):
-        self.height, self.width, self.touch = height, width, not allow_self_touch
+    def __init__(self, paths: list[list[Cell]], height: int, width: int):
+        self.height, self.width = height, width
         self.paths: dict[int, list[Cell]] = dict(enumerate(p[:] for p in paths))
         self.owner = {cell: k for k, path in self.paths.items() for cell in path}
         self.next_id = len(paths)
@@ -55,9 +54,7 @@ class Layout:
 
     def joinable(self, p: int, q: int) -> bool:
         """Whether paths p and q touch side by side only once (at the joint), so that the
-        joined path does not touch itself; always, when touching is allowed."""
-        if not self.touch:
-            return True
+        joined path does not touch itself."""
         small, other = sorted((p, q), key=lambda k: len(self.paths[k]))
         contacts = 0
         for cell in self.paths[small]:

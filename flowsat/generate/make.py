@@ -58,7 +58,7 @@ class Made:
 
 def default_colors(height: int, width: int) -> tuple[int, int]:
     """The color range used when none is given: about the square root of the cells, as in
-    the game (5 on 5x5, 12 to 18 on 15x15)."""
+    the game (4 to 6 on 5x5, 12 to 18 on 15x15)."""
     root = (height * width) ** 0.5
     most = min(len(LETTERS), height * width // 2)
     return min(max(2, round(0.8 * root)), most), min(max(2, round(1.2 * root)), most)
@@ -128,10 +128,10 @@ def shuffle_to(layout: Layout, target: int, rng: random.Random) -> None:
         x = rng.choice(layout.neighbors(a))
         if layout.owner[x] == layout.owner[a]:
             continue
-        path = layout.paths[layout.owner[x]]
-        if x in (path[0], path[-1]) and layout.joinable(layout.owner[a], layout.owner[x]):
+        if layout.is_end(x) and layout.joinable(layout.owner[a], layout.owner[x]):
             layout.join(a, x)
         else:
+            path = layout.paths[layout.owner[x]]
             i = path.index(x)
             layout.rewire(a, x, rng.choice([path[k] for k in (i - 1, i + 1)
                                             if 0 <= k < len(path)]))

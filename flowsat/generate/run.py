@@ -43,12 +43,14 @@ class Order:
 
 @dataclass
 class Outcome:
-    """A seed's puzzle with its rating, or why there is none."""
+    """A seed's puzzle with its rating (when asked for), or why there is none: a `limit`
+    (out of candidates or time) or an `internal` error (an answer that failed the checker)."""
 
     seed: int
     made: Made | None = None
     rating: Rating | None = None
     failure: str | None = None
+    kind: str = "limit"
 
 
 def order(size: str, colors: int | None = None, min_colors: int | None = None,
@@ -74,24 +76,29 @@ def order(size: str, colors: int | None = None, min_colors: int | None = None,
     return Order(width, height, (low, high), **options)
 
 
-def make_rated(order: Order, seed: int) -> Outcome:
-    """The seed's puzzle, rated, or the reason it failed."""
+def make_one(order: Order, seed: int, rated: bool = True) -> Outcome:
+    """The seed's puzzle, rated if asked, or the reason it failed."""
     deadline = None if order.timeout is None else time.perf_counter() + order.timeout
     try:
         made = make_puzzle(order.height, order.width, seed, order.colors,
                            order.allow_self_touch, order.max_conflicts, deadline=deadline)
+        rating = rate(made.puzzle, order.allow_self_touch, order.max_nodes) \
+            if made and rated else None
     except Stopped:
         return Outcome(seed, failure=f"no puzzle within --timeout {order.timeout:g} s (a "
                                      f"safety stop: a faster machine may make one)")
+    except AssertionError as err:  # a solution that failed the checker
+        return Outcome(seed, failure=f"internal error (a bug): {err}", kind="internal")
     if made is None:
         return Outcome(seed, failure=f"no unique puzzle in {CANDIDATES} candidates")
-    return Outcome(seed, made, rate(made.puzzle, order.allow_self_touch, order.max_nodes))
+    return Outcome(seed, made, rating)
 
 
-def make_all(order: Order, seeds: Iterable[int], workers: int = 1) -> Iterator[Outcome]:
+def make_all(order: Order, seeds: Iterable[int], workers: int = 1,
+             rated: bool = True) -> Iterator[Outcome]:
     """Each seed's outcome, in the order of the seeds, as soon as it and those before it
     are done."""
-    work = partial(make_rated, order)
+    work = partial(make_one, order, rated=rated)
     if workers == 1:
         yield from map(work, seeds)
         return
