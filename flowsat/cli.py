@@ -334,19 +334,10 @@ def rate(
     max_cells: Annotated[int, typer.Option(min=1, help="Refuse boards with more cells.")
                          ] = MAX_CELLS,
 ) -> None:
-    from flowsat.difficulty import MAX_NODES
+    from flowsat.difficulty import MAX_NODES, Rating
     from flowsat.difficulty import rate as rate_puzzle
 
-    worst = 0
-    for item in puzzles_of(files, max_cells):
-        if isinstance(item, PuzzleError):
-            typer.echo(str(item), err=True)
-            worst = max(worst, EXIT["input"])
-            continue
-        rating = guarded(item, lambda p: rate_puzzle(p, allow_self_touch, max_nodes or MAX_NODES))
-        if rating is None:
-            worst = EXIT["internal"]
-            continue
+    def show(item: Puzzle, rating: Rating) -> int:
         if fmt is Format.json:
             typer.echo(json.dumps(rating.record(item), separators=(",", ":")))
         elif rating.status == "solved":
@@ -356,8 +347,10 @@ def rate(
                        f"{rating.conflicts} conflicts, {rating.decisions} decisions")
         else:
             typer.echo(f"{item.name}: {rating.status}")
-        worst = max(worst, 0 if rating.status == "solved" else EXIT.get(rating.status, 0))
-    raise typer.Exit(worst)
+        return 0 if rating.status == "solved" else EXIT.get(rating.status, 0)
+
+    each_puzzle(files, max_cells, lambda p: rate_puzzle(p, allow_self_touch,
+                                                        max_nodes or MAX_NODES), show)
 
 
 @app.command("check-unique", help="""Tell, per puzzle, whether it has exactly one solution
@@ -383,21 +376,13 @@ def check_unique(
     max_cells: Annotated[int, typer.Option(min=1, help="Refuse boards with more cells.")
                          ] = MAX_CELLS,
 ) -> None:
+    from flowsat.unique import Uniqueness
     from flowsat.unique import check_unique as verdict_of
 
     color = sys.stdout.isatty() if color is None else color
     budget = {} if max_conflicts is None else {"max_conflicts": max_conflicts}
-    worst = 0
-    for item in puzzles_of(files, max_cells):
-        if isinstance(item, PuzzleError):
-            typer.echo(str(item), err=True)
-            worst = max(worst, EXIT["input"])
-            continue
-        found = guarded(item, lambda p: verdict_of(p, allow_self_touch=allow_self_touch,
-                                                   timeout=timeout, **budget))
-        if found is None:
-            worst = EXIT["internal"]
-            continue
+
+    def show(item: Puzzle, found: Uniqueness) -> int:
         if fmt is Format.json:
             typer.echo(json.dumps(found.record(item), separators=(",", ":")))
         else:
@@ -405,29 +390,37 @@ def check_unique(
             if found.verdict == "multiple" and not quiet:
                 for paths in found.solutions:
                     typer.echo(draw(item, paths, color) + "\n", color=color)
-        worst = max(worst, 0 if found.verdict == "unique" else EXIT.get(found.verdict, 1))
-    raise typer.Exit(worst)
+        return 0 if found.verdict == "unique" else EXIT.get(found.verdict, 1)
 
-
-def puzzles_of(files: list[Path], max_cells: int) -> Iterator[Puzzle | PuzzleError]:
-    """Every puzzle of the files and folders, in order, with errors in place of bad ones."""
-    for file in expand_paths(files):
-        yield from read_puzzles(file, max_cells)
+    each_puzzle(files, max_cells, lambda p: verdict_of(p, allow_self_touch=allow_self_touch,
+                                                       timeout=timeout, **budget), show)
 
 
 T = TypeVar("T")
 
 
-def guarded(puzzle: Puzzle, work: Callable[[Puzzle], T]) -> T | None:
-    """What the work gives for the puzzle, or None after reporting an internal error (an
-    answer that failed the checker: a bug)."""
-    try:
-        return work(puzzle)
-    except AssertionError as err:
-        if os.environ.get("FLOWSAT_DEBUG"):
-            raise
-        typer.echo(f"{puzzle.file}:{puzzle.line}:1: internal error (a bug): {err}", err=True)
-        return None
+def each_puzzle(files: list[Path], max_cells: int, work: Callable[[Puzzle], T],
+                show: Callable[[Puzzle, T], int]) -> NoReturn:
+    """Do the work on every puzzle of the files and folders and show each answer; exit with
+    the highest status: 2 for input errors, 4 for internal ones (an answer that failed the
+    checker: a bug), else what `show` returns."""
+    worst = 0
+    for file in expand_paths(files):
+        for item in read_puzzles(file, max_cells):
+            if isinstance(item, PuzzleError):
+                typer.echo(str(item), err=True)
+                worst = max(worst, EXIT["input"])
+                continue
+            try:
+                answer = work(item)
+            except AssertionError as err:
+                if os.environ.get("FLOWSAT_DEBUG"):
+                    raise
+                typer.echo(f"{item.file}:{item.line}:1: internal error (a bug): {err}", err=True)
+                worst = EXIT["internal"]
+                continue
+            worst = max(worst, show(item, answer))
+    raise typer.Exit(worst)
 
 
 def off(flag: bool) -> bool | None:

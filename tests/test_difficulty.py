@@ -8,6 +8,7 @@ import statistics
 
 from typer.testing import CliRunner
 
+from flowsat.checker import InvalidSolution
 from flowsat.cli import app
 from flowsat.difficulty import TIERS, Rating, forced_share, rate, score, switches, tier
 from flowsat.puzzle import Puzzle, read_puzzles
@@ -102,3 +103,22 @@ def test_cli_node_cap(tmp_path):
     assert record["nodes_capped"] is True and record["nodes"] == 1
     assert re.search(r"forced 0%, \d+ nodes, \d+ conflicts, \d+ decisions\n$",
                      run(str(board)).stdout)
+
+
+def test_cli_an_internal_error_is_reported_and_the_rest_goes_on(tmp_path, monkeypatch):
+    from flowsat import difficulty
+
+    good, bad = tmp_path / "good.txt", tmp_path / "bad.txt"
+    good.write_text("A...A\nB...B\nC...C\n")
+    bad.write_text("A.A\nB.B\n")
+    real = difficulty.rate
+
+    def broken(puzzle, *args):
+        if puzzle.file == str(bad):
+            raise InvalidSolution(f"{puzzle.file}: cell (0, 1) is on no path")
+        return real(puzzle, *args)
+
+    monkeypatch.setattr(difficulty, "rate", broken)
+    result = run(str(bad), str(good))
+    assert result.exit_code == 4 and "internal error (a bug)" in result.stderr
+    assert result.stdout.startswith(f"{good}: easy")
