@@ -19,7 +19,6 @@ from flowsat.puzzle.model import Puzzle
 
 COLUMNS = ("file", "size", "colors", "seed", "color_range", "rule", "tier", "score", "forced",
            "nodes", "nodes_capped", "conflicts", "decisions", "candidates", "proofs", "seconds")
-FORMATS = ("grid", "numberlink")
 
 
 def puzzle_text(puzzle: Puzzle, fmt: str = "grid") -> str:
