@@ -6,10 +6,11 @@ import json
 import os
 import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, NoReturn, TypeVar
 
 import typer
 
@@ -232,6 +233,208 @@ def show(
                 save(pics, item, paths)
             else:
                 typer.echo(f"{item.name}: {status}\n{draw(item, paths, color)}\n", color=color)
+    raise typer.Exit(worst)
+
+
+GENERATE_EXIT = """Exit status: 0 every puzzle made; 2 a usage error; 3 some seed gave no puzzle
+(its candidates ran out, or --timeout stopped it); 4 an internal error (an answer failed the
+checker, a bug)."""
+
+
+class PuzzleFormat(StrEnum):
+    grid = "grid"
+    numberlink = "numberlink"
+
+
+@app.command(help=f"""Make puzzles with exactly one solution, proved by SAT: random fillings of
+the board by paths that obey the rule, their ends as dots, reshaped until unique. Puzzle k is
+made from seed S + k alone: the same seed makes the same files on any machine. With --out,
+each puzzle is written to DIR as it is done, with a row in DIR/manifest.csv (size, colors,
+seed, difficulty, generation time); otherwise the puzzles go to standard output.
+\n\n{GENERATE_EXIT}""")
+def generate(
+    size: Annotated[str, typer.Option(help="The board, WxH (columns x rows): 15x15, 30x20.")],
+    colors: Annotated[int | None, typer.Option(min=1, help="Colors, exactly.")] = None,
+    min_colors: Annotated[int | None, typer.Option(
+        min=1, help="Fewest colors (default: 0.8 x the square root of the cells).")] = None,
+    max_colors: Annotated[int | None, typer.Option(
+        min=1, help="Most colors (default: 1.2 x the square root of the cells).")] = None,
+    count: Annotated[int, typer.Option(min=1, help="Puzzles to make.")] = 1,
+    seed: Annotated[int | None, typer.Option(
+        min=0, help="The first seed (default: a random one, printed on stderr).")] = None,
+    out: Annotated[Path | None, typer.Option(help="Folder for the puzzle files.")] = None,
+    manifest: Annotated[Path | None, typer.Option(
+        help="The manifest to add to (default: DIR/manifest.csv); it names files relative "
+             "to its own folder.")] = None,
+    fmt: Annotated[PuzzleFormat, typer.Option(
+        "--format", help="grid, or numberlink (a 'W H' line first).")] = PuzzleFormat.grid,
+    allow_self_touch: Annotated[bool, typer.Option(
+        "--allow-self-touch", help="Puzzles under the rule that lets paths touch themselves.")
+                                ] = False,
+    timeout: Annotated[float | None, typer.Option(
+        min=0, help="Seconds a puzzle may take: a safety stop, reported (exit 3); what is "
+                    "accepted never depends on the clock.")] = None,
+    max_conflicts: Annotated[int | None, typer.Option(
+        min=1, help="SAT conflicts a proof of uniqueness may take before its candidate is "
+                    "dropped (default 100000).")] = None,
+    max_nodes: Annotated[int | None, typer.Option(
+        min=1, help="Best-first states the rating may expand (default 50000).")] = None,
+    workers: Annotated[int, typer.Option(min=1, help="Worker processes.")] = 1,
+    resume: Annotated[bool, typer.Option(
+        "--resume", help="Skip the seeds whose file the manifest already lists.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No line a puzzle.")] = False,
+) -> None:
+    from flowsat.generate.corpus import Manifest, file_name, puzzle_text, save
+    from flowsat.generate.run import make_all, order
+
+    budgets = {"max_conflicts": max_conflicts, "max_nodes": max_nodes}
+    try:
+        wanted = order(size, colors, min_colors, max_colors, allow_self_touch=allow_self_touch,
+                       timeout=timeout, **{k: v for k, v in budgets.items() if v is not None})
+        if (manifest or resume) and not out:
+            raise UsageError("--manifest and --resume go with --out")
+    except UsageError as err:
+        usage_error(err)
+    if seed is None:
+        seed = int.from_bytes(os.urandom(3))
+        typer.echo(f"flowsat: seed {seed}", err=True)
+    book = Manifest(manifest or out / "manifest.csv") if out else None
+    seeds = [s for s in range(seed, seed + count) if not (
+        resume and out / file_name(wanted.width, wanted.height, s) in book)]
+    worst = 0
+    with progress_bar(len(seeds), "generating", sys.stderr.isatty() and not quiet) as advance:
+        for outcome in make_all(wanted, seeds, workers, rated=book is not None):
+            advance()
+            made, rating = outcome.made, outcome.rating
+            if made is None:
+                typer.echo(f"flowsat: seed {outcome.seed}: {outcome.failure}", err=True)
+                worst = max(worst, EXIT[outcome.kind])
+            elif book is None:
+                typer.echo(puzzle_text(made.puzzle, fmt.value))
+            else:
+                path = save(made, rating, wanted, out, book, fmt.value)
+                if not quiet:
+                    typer.echo(f"{path}: {made.puzzle.size}, {len(made.solution)} colors, "
+                               f"{rating.tier} ({rating.score}), made in {made.seconds} s")
+    raise typer.Exit(worst)
+
+
+@contextmanager
+def progress_bar(total: int, label: str, shown: bool) -> Iterator[Callable[[], None]]:
+    """A progress bar on stderr while the block runs; the block gets a function to advance
+    it by one."""
+    if not shown:
+        yield lambda: None
+        return
+    from rich.console import Console
+    from rich.progress import Progress
+
+    with Progress(console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task(label, total=total)
+        yield lambda: bar.advance(task)
+
+
+@app.command(help="""Rate puzzles: the share of cells that forced moves fill, the best-first
+states and the SAT conflicts and decisions a solve takes, a score from 0 (trivial) to 10 and
+its tier: easy, regular, hard, extreme. Exit status: 0 every puzzle rated; 1 some puzzle
+unsolvable; 2 an input or usage error; 4 an internal error (an answer failed the checker).""")
+def rate(
+    files: Annotated[list[Path], typer.Argument(help="Puzzle files or folders.")],
+    fmt: Annotated[Format, typer.Option("--format", help="text, or one JSON object a line.")
+                   ] = Format.text,
+    allow_self_touch: Annotated[bool, typer.Option(
+        "--allow-self-touch", help="Let a path touch itself side by side.")] = False,
+    max_nodes: Annotated[int | None, typer.Option(
+        min=1, help="Best-first states expanded at most (default 50000).")] = None,
+    max_cells: Annotated[int, typer.Option(min=1, help="Refuse boards with more cells.")
+                         ] = MAX_CELLS,
+) -> None:
+    from flowsat.difficulty import MAX_NODES, Rating
+    from flowsat.difficulty import rate as rate_puzzle
+
+    def show(item: Puzzle, rating: Rating) -> int:
+        if fmt is Format.json:
+            typer.echo(json.dumps(rating.record(item), separators=(",", ":")))
+        elif rating.status == "solved":
+            typer.echo(f"{item.name}: {rating.tier} ({rating.score}): {item.size}, "
+                       f"{len(item.dots)} colors, forced {rating.forced:.0%}, "
+                       f"{rating.nodes}{'+' if rating.nodes_capped else ''} nodes, "
+                       f"{rating.conflicts} conflicts, {rating.decisions} decisions")
+        else:
+            typer.echo(f"{item.name}: {rating.status}")
+        return 0 if rating.status == "solved" else EXIT.get(rating.status, 0)
+
+    each_puzzle(files, max_cells, lambda p: rate_puzzle(p, allow_self_touch,
+                                                        max_nodes or MAX_NODES), show)
+
+
+@app.command("check-unique", help="""Tell, per puzzle, whether it has exactly one solution
+(unique), several (multiple: two of them are shown, or listed in the JSON 'solutions') or none
+(unsolvable), by SAT: a solution is found, blocked, and any other looked for. JSON 'unique' is
+true or false (null when unsolvable or cut short). Exit status: 0 every puzzle unique; 1 some
+puzzle multiple or unsolvable; 2 an input or usage error; 3 some puzzle hit --timeout or
+--max-conflicts; 4 an internal error (an answer failed the checker).""")
+def check_unique(
+    files: Annotated[list[Path], typer.Argument(help="Puzzle files or folders.")],
+    fmt: Annotated[Format, typer.Option("--format", help="text, or one JSON object a line.")
+                   ] = Format.text,
+    allow_self_touch: Annotated[bool, typer.Option(
+        "--allow-self-touch", help="Let a path touch itself side by side.")] = False,
+    timeout: Annotated[float | None, typer.Option(
+        min=0, help="Seconds per puzzle before giving up.")] = None,
+    max_conflicts: Annotated[int | None, typer.Option(
+        min=1, help="SAT conflicts per search before giving up.")] = None,
+    color: Annotated[bool | None, typer.Option(
+        "--color/--no-color", help="ANSI colors (default: when stdout is a terminal).")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the verdict line a puzzle.")
+                     ] = False,
+    max_cells: Annotated[int, typer.Option(min=1, help="Refuse boards with more cells.")
+                         ] = MAX_CELLS,
+) -> None:
+    from flowsat.unique import Uniqueness
+    from flowsat.unique import check_unique as verdict_of
+
+    color = sys.stdout.isatty() if color is None else color
+    budget = {} if max_conflicts is None else {"max_conflicts": max_conflicts}
+
+    def show(item: Puzzle, found: Uniqueness) -> int:
+        if fmt is Format.json:
+            typer.echo(json.dumps(found.record(item), separators=(",", ":")))
+        else:
+            typer.echo(f"{item.name}: {found.verdict}")
+            if found.verdict == "multiple" and not quiet:
+                for paths in found.solutions:
+                    typer.echo(draw(item, paths, color) + "\n", color=color)
+        return 0 if found.verdict == "unique" else EXIT.get(found.verdict, 1)
+
+    each_puzzle(files, max_cells, lambda p: verdict_of(p, allow_self_touch=allow_self_touch,
+                                                       timeout=timeout, **budget), show)
+
+
+T = TypeVar("T")
+
+
+def each_puzzle(files: list[Path], max_cells: int, work: Callable[[Puzzle], T],
+                show: Callable[[Puzzle, T], int]) -> NoReturn:
+    """Do the work on every puzzle of the files and folders and show each answer; exit with
+    the highest status: 2 for input errors, 4 for internal ones (an answer that failed the
+    checker: a bug), else what `show` returns."""
+    worst = 0
+    for file in expand_paths(files):
+        for item in read_puzzles(file, max_cells):
+            if isinstance(item, PuzzleError):
+                typer.echo(str(item), err=True)
+                worst = max(worst, EXIT["input"])
+                continue
+            try:
+                answer = work(item)
+            except AssertionError as err:
+                if os.environ.get("FLOWSAT_DEBUG"):
+                    raise
+                typer.echo(f"{item.file}:{item.line}:1: internal error (a bug): {err}", err=True)
+                worst = EXIT["internal"]
+                continue
+            worst = max(worst, show(item, answer))
     raise typer.Exit(worst)
 
 

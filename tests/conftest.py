@@ -16,5 +16,11 @@ REFERENCE = SHARED / "reference"
 needs_shared = pytest.mark.skipif(not ZUCKER.is_dir(), reason="../shared is not present")
 
 
+def handmade_files() -> list[Path]:
+    """The project's hand-made puzzles (examples, unsolvable ones): not the generated corpus."""
+    return sorted(f for folder in ("examples", "unsolvable")
+                  for f in (PUZZLES / folder).rglob("*.txt"))
+
+
 def zucker_files() -> list[Path]:
     return sorted(ZUCKER.glob("*.txt")) if ZUCKER.is_dir() else []

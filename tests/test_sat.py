@@ -15,7 +15,7 @@ from flowsat.sat.backend import trace
 from flowsat.sat.encoder import Encoder
 from flowsat.sat.spec import builtin_specs
 from flowsat.solve import solve, solve_many
-from tests.conftest import PUZZLES, REFERENCE, ZUCKER, needs_shared, zucker_files
+from tests.conftest import PUZZLES, REFERENCE, ZUCKER, handmade_files, needs_shared, zucker_files
 
 SELF_TOUCH = Puzzle.from_text("O.OG. / Y..YG / B.BR. / ...R. / .....")
 ENCODINGS = sorted(builtin_specs())
@@ -47,8 +47,7 @@ def test_the_2016_set(encoding):
 
 @pytest.mark.parametrize("encoding", ENCODINGS)
 def test_project_puzzles(encoding):
-    files = sorted(PUZZLES.rglob("*.txt"))
-    for file in files:
+    for file in handmade_files():
         for puzzle in read_puzzles(file):
             result = solve(puzzle, encoding=encoding)
             expected = "unsolvable" if "unsolvable" in file.parts else "solved"

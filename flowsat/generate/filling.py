@@ -60,12 +60,21 @@ def touches(piece: list[Cell], cell: Cell) -> bool:
     return any(abs(r - a) + abs(c - b) == 1 for a, b in piece[:-1])
 
 
+def random_pieces(height: int, width: int, rng: random.Random, mean_length: float = 6.0,
+                  allow_self_touch: bool = False) -> list[list[Cell]]:
+    """Paths that fill the board, obeying the chosen rule (as many as the cuts make)."""
+    while True:
+        pieces = cut(hamiltonian_path(height, width, rng), rng, mean_length, allow_self_touch)
+        if pieces:
+            return pieces
+
+
 def random_filling(height: int, width: int, rng: random.Random, mean_length: float = 6.0,
                    allow_self_touch: bool = False, max_colors: int = len(LETTERS)) -> Paths:
     """Paths that fill the board, one letter each, obeying the chosen rule."""
     while True:
-        pieces = cut(hamiltonian_path(height, width, rng), rng, mean_length, allow_self_touch)
-        if pieces and len(pieces) <= max_colors:
+        pieces = random_pieces(height, width, rng, mean_length, allow_self_touch)
+        if len(pieces) <= max_colors:
             return dict(zip(LETTERS, pieces, strict=False))
 
 

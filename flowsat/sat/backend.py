@@ -8,11 +8,12 @@ instance, and the solver runs again (incrementally: nothing is rebuilt or reload
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 from flowsat.puzzle.model import Cell, Paths, Puzzle
-from flowsat.result import Result
+from flowsat.result import Result, UsageError
 from flowsat.sat import cells, links, rules
 from flowsat.sat.cycles import order
 from flowsat.sat.encoder import Encoder
@@ -84,7 +85,8 @@ def solve(puzzle: Puzzle, *, allow_self_touch: bool = False, timeout: float | No
 
 def search(puzzle: Puzzle, limit: int, *, allow_self_touch: bool = False,
            timeout: float | None = None, encoding: str = DEFAULT_ENCODING,
-           solver: str = DEFAULT_SOLVER, observe: Observer | None = None
+           solver: str = DEFAULT_SOLVER, observe: Observer | None = None,
+           known: Sequence[Paths] = (), max_conflicts: int | None = None
            ) -> tuple[Result, list[Paths]]:
     """Up to `limit` distinct solutions, each one blocked before the next is looked for.
 
@@ -92,23 +94,30 @@ def search(puzzle: Puzzle, limit: int, *, allow_self_touch: bool = False,
     out of solutions (`exhausted`), so that one solution and `exhausted` means it is unique;
     the uniqueness rule is then left out. Otherwise an encoding with the rule solves with it
     first and, finding nothing, again without it; `route` in the stats says which answered.
-    `observe("model", paths, cycles)` is called with each model that has cycles, before they
-    are cut (for animations).
+    `known` solutions are blocked before the search and not counted: with one known solution,
+    `unsolvable` proves it unique. Such proofs keep the rule on, with no fall-back: it is
+    sound, implied by the no-self-touch rule (see `rules.corner_rules`). `max_conflicts`
+    bounds the solver's conflicts over the whole search (status `limit`): a budget that,
+    unlike a timeout, ends the same way on every machine. `observe("model", paths, cycles)`
+    is called with each model that has cycles, before they are cut (for animations).
     """
     start = time.perf_counter()
     deadline = None if timeout is None else start + timeout
     name = solver_name(solver)
-    formula = encode(puzzle, encoding, allow_self_touch, unique=limit == 1)
+    formula = encode(puzzle, encoding, allow_self_touch, unique=limit == 1 or bool(known))
     config = {"encoding": formula.spec.name, "solver": name}
     stats = {"variables": formula.enc.top, "clauses": len(formula.clauses), "cycle_cuts": 0,
              "rounds": 0, "encode_s": time.perf_counter() - start, "solve_s": 0.0}
     assumptions = [formula.unique] if formula.unique else []
     found: list[Paths] = []
     with open_oracle(name, formula.clauses) as sat:
+        for paths in known:
+            block_known(formula, sat, paths)
+        oracle = sat if max_conflicts is None else Budget(sat, max_conflicts)
         while len(found) < limit:
-            answer, paths, model = next_solution(formula, sat, deadline, stats, observe,
+            answer, paths, model = next_solution(formula, oracle, deadline, stats, observe,
                                                  assumptions)
-            if answer is False and assumptions:  # the rule may not hold: try without it
+            if answer is False and assumptions and not known:  # the rule may not hold
                 assumptions = []
                 continue
             if answer is not True:
@@ -117,13 +126,17 @@ def search(puzzle: Puzzle, limit: int, *, allow_self_touch: bool = False,
             if len(found) < limit:
                 sat.add(formula.links.block(model))
         stats.update(sat.stats())
+        out_of_budget = max_conflicts is not None and oracle.left() <= 0
     if formula.unique:
         stats["route"] = "uniqueness rule" if assumptions else "complete"
     if limit > 1:
         stats.update(solutions=len(found), exhausted=answer is False)
     stats["total_s"] = time.perf_counter() - start
     stats = {k: round(v, 6) if isinstance(v, float) else v for k, v in stats.items()}
-    status = "solved" if found else "timeout" if answer is None else "unsolvable"
+    stopped = "limit" if out_of_budget else "timeout"
+    if answer is None and limit > 1:
+        stats["stopped"] = stopped
+    status = "solved" if found else "unsolvable" if answer is False else stopped
     return Result(status, found[0] if found else None, stats=stats, config=config), found
 
 
@@ -153,6 +166,48 @@ def next_solution(formula: Encoding, sat: Oracle | FromScratch, deadline: float 
         stats["cycle_cuts"] += len(cycles)
         if touching:
             stats["touch_cuts"] = stats.get("touch_cuts", 0) + len(touching)
+
+
+class Budget:
+    """An oracle whose calls share a conflict limit: `solve` answers None once it is spent
+    (or, looked at between calls only, once the deadline has passed)."""
+
+    def __init__(self, sat: Oracle, conflicts: int):
+        if not isinstance(sat, Oracle):
+            raise UsageError(f"solver {sat.name} takes no conflict limit")
+        self.sat, self.end = sat, sat.stats().get("conflicts", 0) + conflicts
+
+    def __getattr__(self, name: str):  # add, model, stats: the oracle's own
+        return getattr(self.sat, name)
+
+    def left(self) -> int:
+        return self.end - self.sat.stats().get("conflicts", 0)
+
+    def solve(self, deadline: float | None = None, assumptions: list[int] = ()
+              ) -> bool | None:
+        if self.left() <= 0 or (deadline is not None and time.perf_counter() > deadline):
+            return None
+        return self.sat.solve_within(self.left(), assumptions)
+
+
+def block_known(formula: Encoding, sat: Oracle, paths: Paths) -> None:
+    """Rule out a solution known beforehand: its model, found with its links (and no other)
+    assumed through a selector variable, is blocked as a found one is. ValueError if it is
+    no solution."""
+    enc = formula.enc
+    linked = {(min(i, j), max(i, j)) for path in paths.values()
+              for i, j in pairwise(map(enc.index, path))}
+    if not linked <= set(enc.edges):
+        raise ValueError(f"{enc.puzzle.name}: the known paths are not a solution")
+    selector = enc.new_var("known solution", len(enc.blocks))
+    for i, j in enc.edges:
+        lits = formula.links.linked(i, j)
+        for clause in [lits] if (i, j) in linked else [[-x] for x in lits]:
+            sat.add([-selector, *clause])
+    if sat.solve(None, [selector]) is not True:
+        raise ValueError(f"{enc.puzzle.name}: the known paths are not a solution")
+    sat.add(formula.links.block(sat.model()))
+    sat.add([-selector])
 
 
 def trace(enc: Encoder, linked: list[tuple[int, int]]) -> tuple[Paths, list[list[int]]]:

@@ -129,6 +129,14 @@ class Oracle:
             budget = max(100, min(2 * budget, int(budget * target / took)))
         return None
 
+    def solve_within(self, conflicts: int, assumptions: list[int] = ()) -> bool | None:
+        """As `solve`, but None once the solver has had `conflicts` conflicts in this call:
+        a limit that ends the same way on every machine, unlike a deadline."""
+        if self.name in UNLIMITED | NOT_INCREMENTAL:
+            raise UsageError(f"solver {self.name} takes no conflict limit")
+        self.solver.conf_budget(conflicts)
+        return self.solver.solve_limited(list(assumptions))
+
     def model(self) -> list[int]:
         return self.solver.get_model()
 

@@ -1,0 +1,106 @@
+"""A generating run: what to make (`Order`), made seed by seed, in worker processes or not.
+
+Puzzle k of a run with seed S is made from seed S + k alone, so a run can be split, resumed
+or spread over processes and still give the same files; each is rated where it is made.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from functools import partial
+
+from flowsat.difficulty import MAX_NODES, Rating, rate
+from flowsat.generate.make import (
+    CANDIDATES,
+    LETTERS,
+    MAX_CONFLICTS,
+    Made,
+    Stopped,
+    default_colors,
+    make_puzzle,
+)
+from flowsat.result import UsageError
+
+SIZE = re.compile(r"\s*(\d+)\s*[xX]\s*(\d+)\s*$")
+
+
+@dataclass(frozen=True)
+class Order:
+    """What every puzzle of a run is: its board, its color range, the rule, the budgets."""
+
+    width: int
+    height: int
+    colors: tuple[int, int]
+    allow_self_touch: bool = False
+    max_conflicts: int = MAX_CONFLICTS
+    max_nodes: int = MAX_NODES
+    timeout: float | None = None
+
+
+@dataclass
+class Outcome:
+    """A seed's puzzle with its rating (when asked for), or why there is none: a `limit`
+    (out of candidates or time) or an `internal` error (an answer that failed the checker)."""
+
+    seed: int
+    made: Made | None = None
+    rating: Rating | None = None
+    failure: str | None = None
+    kind: str = "limit"
+
+
+def order(size: str, colors: int | None = None, min_colors: int | None = None,
+          max_colors: int | None = None, **options) -> Order:
+    """The order for a size `WxH` and a color count or range; UsageError when they cannot
+    be made."""
+    found = SIZE.match(size)
+    if not found:
+        raise UsageError(f"--size {size!r}: expected WxH, e.g. 15x15 or 30x20")
+    width, height = int(found[1]), int(found[2])
+    if width < 2 or height < 2:
+        raise UsageError(f"--size {size}: a board needs at least 2 rows and 2 columns")
+    if colors is not None and (min_colors is not None or max_colors is not None):
+        raise UsageError("--colors goes without --min-colors and --max-colors")
+    low, high = default_colors(height, width)
+    low, high = (colors, colors) if colors is not None else (
+        min_colors if min_colors is not None else min(low, max_colors or low),
+        max_colors if max_colors is not None else max(high, min_colors or high))
+    most = min(len(LETTERS), width * height // 2)
+    if not 1 <= low <= high <= most:
+        raise UsageError(f"colors {low}..{high}: a {width}x{height} board takes 1 to {most}"
+                         if low <= high else f"colors {low}..{high}: an empty range")
+    return Order(width, height, (low, high), **options)
+
+
+def make_one(order: Order, seed: int, rated: bool = True) -> Outcome:
+    """The seed's puzzle, rated if asked, or the reason it failed."""
+    deadline = None if order.timeout is None else time.perf_counter() + order.timeout
+    try:
+        made = make_puzzle(order.height, order.width, seed, order.colors,
+                           order.allow_self_touch, order.max_conflicts, deadline=deadline)
+        rating = rate(made.puzzle, order.allow_self_touch, order.max_nodes) \
+            if made and rated else None
+    except Stopped:
+        return Outcome(seed, failure=f"no puzzle within --timeout {order.timeout:g} s (a "
+                                     f"safety stop: a faster machine may make one)")
+    except AssertionError as err:  # a solution that failed the checker
+        return Outcome(seed, failure=f"internal error (a bug): {err}", kind="internal")
+    if made is None:
+        return Outcome(seed, failure=f"no unique puzzle in {CANDIDATES} candidates")
+    return Outcome(seed, made, rating)
+
+
+def make_all(order: Order, seeds: Iterable[int], workers: int = 1,
+             rated: bool = True) -> Iterator[Outcome]:
+    """Each seed's outcome, in the order of the seeds, as soon as it and those before it
+    are done."""
+    work = partial(make_one, order, rated=rated)
+    if workers == 1:
+        yield from map(work, seeds)
+        return
+    with ProcessPoolExecutor(workers) as pool:
+        yield from pool.map(work, seeds)
