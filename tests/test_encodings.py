@@ -90,9 +90,10 @@ def test_uniqueness_rule_route_is_reported():
     assert result.status == "unsolvable" and result.stats["route"] == "complete"
 
 
-def test_counting_solutions_leaves_the_uniqueness_rule_out():
-    result, found = search(TWO, 5, encoding="edges-unique")
-    assert len(found) == 2 and "route" not in result.stats
+def test_counting_solutions_keeps_the_rule_on_and_finds_every_solution():
+    for encoding in ("edges-unique", "edges-binary"):
+        result, found = search(TWO, 5, encoding=encoding)
+        assert len(found) == 2 and result.stats["exhausted"] and "route" not in result.stats
 
 
 def test_eager_order_never_needs_a_cut():

@@ -52,10 +52,8 @@ class Encoding:
         return self.enc.clauses[start:]
 
 
-def encode(puzzle: Puzzle, spec: Spec | str, allow_self_touch: bool = False,
-           unique: bool = True) -> Encoding:
-    """The CNF of a puzzle under a named encoding (or a spec); `unique=False` leaves the
-    uniqueness rule out even where the spec has it."""
+def encode(puzzle: Puzzle, spec: Spec | str, allow_self_touch: bool = False) -> Encoding:
+    """The CNF of a puzzle under a named encoding (or a spec)."""
     spec = load_spec(spec) if isinstance(spec, str) else spec
     enc = Encoder(puzzle, spec.card)
     cell_family = cells.FAMILIES[spec.cells](enc)
@@ -69,7 +67,7 @@ def encode(puzzle: Puzzle, spec: Spec | str, allow_self_touch: bool = False,
     elif spec.cycles == "order":
         order(enc, link_family)
     switch = 0
-    if spec.unique and unique and not allow_self_touch:
+    if spec.unique and not allow_self_touch:
         switch = enc.new_var("uniqueness rule on", True)
         enc.clauses += rules.corner_rules(enc, link_family, switch)
     return Encoding(spec, enc, cell_family, link_family, switch, lazy_touch)
@@ -91,20 +89,21 @@ def search(puzzle: Puzzle, limit: int, *, allow_self_touch: bool = False,
     """Up to `limit` distinct solutions, each one blocked before the next is looked for.
 
     With limit > 1 the stats say how many were found (`solutions`) and whether the search ran
-    out of solutions (`exhausted`), so that one solution and `exhausted` means it is unique;
-    the uniqueness rule is then left out. Otherwise an encoding with the rule solves with it
-    first and, finding nothing, again without it; `route` in the stats says which answered.
+    out of solutions (`exhausted`), so that one solution and `exhausted` means it is unique.
     `known` solutions are blocked before the search and not counted: with one known solution,
-    `unsolvable` proves it unique. Such proofs keep the rule on, with no fall-back: it is
-    sound, implied by the no-self-touch rule (see `rules.corner_rules`). `max_conflicts`
-    bounds the solver's conflicts over the whole search (status `limit`): a budget that,
-    unlike a timeout, ends the same way on every machine. `observe("model", paths, cycles)`
-    is called with each model that has cycles, before they are cut (for animations).
+    `unsolvable` proves it unique. An encoding with the uniqueness rule looking for one
+    solution solves with it first and, finding nothing, again without it (`route` in the
+    stats says which answered); counting and proofs keep it on with no fall-back, as every
+    solution obeys it (it follows from the no-self-touch rule: see `rules.corner_rules`).
+    `max_conflicts` bounds the solver's conflicts over the whole search (status `limit`): a
+    budget that, unlike a timeout, ends the same way on every machine. `observe("model",
+    paths, cycles)` is called with each model that has cycles, before they are cut (for
+    animations).
     """
     start = time.perf_counter()
     deadline = None if timeout is None else start + timeout
     name = solver_name(solver)
-    formula = encode(puzzle, encoding, allow_self_touch, unique=limit == 1 or bool(known))
+    formula = encode(puzzle, encoding, allow_self_touch)
     config = {"encoding": formula.spec.name, "solver": name}
     stats = {"variables": formula.enc.top, "clauses": len(formula.clauses), "cycle_cuts": 0,
              "rounds": 0, "encode_s": time.perf_counter() - start, "solve_s": 0.0}
@@ -117,7 +116,7 @@ def search(puzzle: Puzzle, limit: int, *, allow_self_touch: bool = False,
         while len(found) < limit:
             answer, paths, model = next_solution(formula, oracle, deadline, stats, observe,
                                                  assumptions)
-            if answer is False and assumptions and not known:  # the rule may not hold
+            if answer is False and assumptions and limit == 1 and not known:  # fall back
                 assumptions = []
                 continue
             if answer is not True:
@@ -127,7 +126,7 @@ def search(puzzle: Puzzle, limit: int, *, allow_self_touch: bool = False,
                 sat.add(formula.links.block(model))
         stats.update(sat.stats())
         out_of_budget = max_conflicts is not None and oracle.left() <= 0
-    if formula.unique:
+    if formula.unique and limit == 1 and not known:
         stats["route"] = "uniqueness rule" if assumptions else "complete"
     if limit > 1:
         stats.update(solutions=len(found), exhausted=answer is False)
