@@ -342,12 +342,10 @@ def rate(
     files: Annotated[list[Path], typer.Argument(help="Puzzle files or folders.")],
     fmt: Annotated[Format, typer.Option("--format", help="text, or one JSON object a line.")
                    ] = Format.text,
-    allow_self_touch: Annotated[bool, typer.Option(
-        "--allow-self-touch", help="Let a path touch itself side by side.")] = False,
+    allow_self_touch: AllowSelfTouch = False,
     max_nodes: Annotated[int | None, typer.Option(
         min=1, help="Best-first states expanded at most (default 50000).")] = None,
-    max_cells: Annotated[int, typer.Option(min=1, help="Refuse boards with more cells.")
-                         ] = MAX_CELLS,
+    max_cells: MaxCells = MAX_CELLS,
 ) -> None:
     from flowsat.difficulty import MAX_NODES, Rating
     from flowsat.difficulty import rate as rate_puzzle
@@ -378,8 +376,7 @@ def check_unique(
     files: Annotated[list[Path], typer.Argument(help="Puzzle files or folders.")],
     fmt: Annotated[Format, typer.Option("--format", help="text, or one JSON object a line.")
                    ] = Format.text,
-    allow_self_touch: Annotated[bool, typer.Option(
-        "--allow-self-touch", help="Let a path touch itself side by side.")] = False,
+    allow_self_touch: AllowSelfTouch = False,
     timeout: Annotated[float | None, typer.Option(
         min=0, help="Seconds per puzzle before giving up.")] = None,
     max_conflicts: Annotated[int | None, typer.Option(
@@ -388,8 +385,7 @@ def check_unique(
         "--color/--no-color", help="ANSI colors (default: when stdout is a terminal).")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the verdict line a puzzle.")
                      ] = False,
-    max_cells: Annotated[int, typer.Option(min=1, help="Refuse boards with more cells.")
-                         ] = MAX_CELLS,
+    max_cells: MaxCells = MAX_CELLS,
 ) -> None:
     from flowsat.unique import Uniqueness
     from flowsat.unique import check_unique as verdict_of
