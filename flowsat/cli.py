@@ -689,7 +689,8 @@ def encode(
         write_dimacs(sys.stdout, clauses, formula.enc.top, describe(formula, allow_self_touch))
 
 
-@app.command(help="Write a bench folder's report.md, report.csv and plots/ from its results.")
+@app.command(help="Write a bench folder's report.md, report.csv and plots/ from its results "
+                  "(and encodings.md and .csv in a folder of flowsat experiment).")
 def report(
     folder: Annotated[Path, typer.Argument(help="A folder written by flowsat bench.")],
     baseline: Annotated[str | None, typer.Option(
@@ -701,6 +702,10 @@ def report(
 
     try:
         written = write_report(folder, baseline, reference)
+        if (folder / "encodings.md").exists():
+            from flowsat.bench.experiment import write_encodings_report
+
+            written += write_encodings_report(folder)
     except UsageError as err:
         usage_error(err)
     for path in written:

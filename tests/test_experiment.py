@@ -10,6 +10,7 @@ import statistics
 import pytest
 from typer.testing import CliRunner
 
+from flowsat.bench.experiment import effects
 from flowsat.cli import app
 from tests.conftest import PUZZLES
 
@@ -62,9 +63,33 @@ def test_experiment_reports_every_configuration_per_set_and_what_each_choice_is_
     assert line.split(" | ")[4] == f"{ratio:.3g}"
     assert (tmp_path / "report.md").exists()  # the bench's own report too
 
+    sheet = (tmp_path / "encodings.csv").read_text()
+    (tmp_path / "encodings.csv").unlink()
+    again = CliRunner().invoke(app, ["report", str(tmp_path)])
+    assert again.exit_code == 0, again.output
+    assert (tmp_path / "encodings.md").read_text() == text  # flowsat report writes them again
+    assert (tmp_path / "encodings.csv").read_text() == sheet
+
 
 def test_experiment_needs_puzzles_or_the_shared_sets(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(app, ["experiment", "--encodings", "edges-binary"])
     assert result.exit_code == 2
     assert "give puzzle files or folders" in result.stderr
+
+
+def test_only_configurations_that_differ_in_one_family_are_paired():
+    names = ["edges-unique", "edges-unique-lazy", "edges-unique+deduce=true"]
+    meta = {"configs": [{"name": f"sat/{n}/glucose4", "options": {"encoding": n,
+                                                                  "solver": "glucose4"}}
+                        for n in names],
+            "settings": {"paths": ["set"]}}
+    records = [{"config": f"sat/{n}/glucose4", "file": "set/a.txt", "index": 1,
+                "name": "set/a.txt", "status": "solved", "time_s": t, "stats": {}}
+               for n, t in zip(names, (0.2, 0.1, 0.4), strict=True)]
+    pairs = {(e["family"], e["with"], e["and"]): e["ratio"] for e in effects(records, meta)}
+    assert pairs == {
+        ("touch", "sat/edges-unique/glucose4", "sat/edges-unique-lazy/glucose4"):
+            pytest.approx(0.5),
+        ("deduce", "sat/edges-unique/glucose4", "sat/edges-unique+deduce=true/glucose4"):
+            pytest.approx(2.0)}  # lazy touch and deduce differ in two families: no pair

@@ -20,8 +20,9 @@ from flowsat.bench.records import read_meta, read_records
 from flowsat.bench.report import ms, number, row, table_head
 from flowsat.bench.summary import Entry, Record, median, tabulate
 from flowsat.result import UsageError
+from flowsat.sat.spec import CHOICES, load_spec
 
-FAMILIES = ("cells", "links", "card", "cycles", "deduce", "unique")
+FAMILIES = tuple(CHOICES)  # every family a spec chooses in
 
 
 @dataclass
@@ -46,8 +47,6 @@ class Row:
 
 def choices(config: dict[str, Any]) -> dict[str, Any]:
     """A configuration's choice in each family, from its encoding's spec, and its solver."""
-    from flowsat.sat.spec import load_spec
-
     spec = asdict(load_spec(config["options"]["encoding"]))
     return {**{f: spec[f] for f in FAMILIES}, "solver": config["options"]["solver"]}
 
