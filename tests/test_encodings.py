@@ -80,6 +80,17 @@ def test_a_run_with_the_uniqueness_rule_falls_back_when_it_finds_nothing(monkeyp
     assert problems(TWO, result.paths) == []
 
 
+def test_the_fall_back_states_every_touch_at_once():
+    """Without the corner rule, models touch all over: the complete route, after a lazy-touch
+    route, has all no-self-touch clauses from its first solve (no touch cut, two rounds)."""
+    sparse = Puzzle.from_text(
+        "a...... / ....... / ....... / ....... / ......b / ....... / .....a. / b......")
+    for solver in ("glucose4", "minisat22", "cadical195"):
+        result = solve(sparse, encoding="edges-unique-lazy", solver=solver)
+        assert result.status == "unsolvable" and result.stats["route"] == "complete"
+        assert result.stats["rounds"] == 2 and "touch_cuts" not in result.stats
+
+
 def test_uniqueness_rule_route_is_reported():
     result = solve(TWO, encoding="edges-unique")
     assert result.status == "solved" and problems(TWO, result.paths) == []

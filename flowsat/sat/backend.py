@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import pairwise
 
 from flowsat.puzzle.model import Cell, Paths, Puzzle
@@ -40,13 +40,19 @@ class Encoding:
     links: links.DirTypes | links.Edges
     unique: int = 0
     lazy_touch: bool = False  # the no-self-touch clauses come where a model touches
+    stated: set[tuple[int, int, int]] = field(default_factory=set)  # touches ruled out so far
 
     @property
     def clauses(self) -> list[list[int]]:
         return self.enc.clauses
 
     def differ(self, pairs: list[tuple[int, int, int]]) -> list[list[int]]:
-        """The clauses for lit -> color(i) != color(j), for each (i, j, lit), made now."""
+        """The clauses for lit -> color(i) != color(j), for each (i, j, lit) not stated
+        yet, made now."""
+        pairs = [p for p in pairs if p not in self.stated]
+        if not pairs:
+            return []
+        self.stated.update(pairs)
         start = len(self.enc.clauses)
         self.cells.differ(pairs)
         return self.enc.clauses[start:]
@@ -118,6 +124,10 @@ def search(puzzle: Puzzle, limit: int, *, allow_self_touch: bool = False,
                                                  assumptions)
             if answer is False and assumptions and limit == 1 and not known:  # fall back
                 assumptions = []
+                if formula.lazy_touch:  # without the corner rule, models touch all over
+                    formula.lazy_touch = False
+                    for clause in formula.differ(formula.links.apart()):
+                        sat.add(clause)
                 continue
             if answer is not True:
                 break
@@ -159,8 +169,10 @@ def next_solution(formula: Encoding, sat: Oracle | FromScratch, deadline: float 
             return True, paths, model
         if observe and cycles:
             observe("model", paths, [[formula.enc.cell(i) for i in c] for c in cycles])
-        for clause in [formula.links.cut(c, model) for c in cycles] + (
-                formula.differ(touching) if touching else []):
+        cuts = [formula.links.cut(c, model) for c in cycles] + formula.differ(touching)
+        if not cuts:
+            raise BrokenModel(f"{formula.enc.puzzle.name}: a model breaks a stated touch")
+        for clause in cuts:
             sat.add(clause)
         stats["cycle_cuts"] += len(cycles)
         if touching:

@@ -160,7 +160,11 @@ class Edges:
         """Linked cells share a color; without self-touch, unlinked neighbors do not."""
         cells.same([(i, j, e) for (i, j), e in self.index.items()])
         if not allow_self_touch:
-            cells.differ([(i, j, -e) for (i, j), e in self.index.items()])
+            cells.differ(self.apart())
+
+    def apart(self) -> list[tuple[int, int, int]]:
+        """Every pair of neighbors with the literal 'not linked': then their colors differ."""
+        return [(i, j, -e) for (i, j), e in self.index.items()]
 
     def touching(self, paths: Paths, model: Model) -> list[tuple[int, int, int]]:
         """The unlinked neighbors on one path (they touch), with the literal 'not linked'."""
