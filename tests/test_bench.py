@@ -14,6 +14,7 @@ import subprocess
 import sys
 import time
 from collections import defaultdict
+from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
@@ -294,3 +295,19 @@ def test_bad_puzzle_files_are_reported_and_the_rest_runs(tmp_path):
     assert re.search(rf"{re.escape(str(bad))}:2:2: row has 1 cells", result.output)
     assert [r["status"] for r in lines(tmp_path / "out")] == ["solved"]
 
+
+
+def test_workers_import_the_flowsat_that_runs_the_bench(tmp_path):
+    """Run from a folder holding another `flowsat` (a checkout beside an installed one), the
+    workers still solve with the bench's own."""
+    (tmp_path / "flowsat").mkdir()
+    (tmp_path / "flowsat" / "__init__.py").write_text("WRONG = True\n")  # nothing inside
+    (tmp_path / "p.txt").write_text("A.A\nB.B\n")
+    script = Path(sys.executable).with_name("flowsat")  # the installed command
+    if not script.exists():
+        pytest.skip("no installed flowsat command beside this Python")
+    done = subprocess.run([str(script), "bench", "p.txt", "--backends", "sat", *ONE_SAT,
+                           "--out", "out"], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert [r["status"] for r in read_records(tmp_path / "out")] == ["solved"]

@@ -10,13 +10,17 @@ from __future__ import annotations
 import contextlib
 import gc
 import multiprocessing
+import multiprocessing.forkserver
+import os
 import signal
 import time
 from collections import deque
 from collections.abc import Iterator
 from multiprocessing.connection import Connection, wait
+from pathlib import Path
 from typing import Any
 
+import flowsat
 from flowsat.bench.plan import Run
 from flowsat.puzzle import Puzzle, transform
 from flowsat.solve import BACKENDS, solve
@@ -127,8 +131,28 @@ def context() -> multiprocessing.context.BaseContext:
     if "forkserver" in multiprocessing.get_all_start_methods():
         ctx = multiprocessing.get_context("forkserver")
         ctx.set_forkserver_preload(["flowsat.bench.workers"])
+        with this_flowsat_first():
+            multiprocessing.forkserver.ensure_running()
         return ctx
     return multiprocessing.get_context("spawn")
+
+
+@contextlib.contextmanager
+def this_flowsat_first() -> Iterator[None]:
+    """Start processes that import the flowsat running here. Python 3.11's fork server puts
+    its current folder first on sys.path, not the parent's path: run from a source checkout,
+    an installed flowsat's workers would import the checkout's. Unless this flowsat is the
+    current folder's, the server starts without it (PYTHONSAFEPATH)."""
+    saved = os.environ.get("PYTHONSAFEPATH")
+    if Path(flowsat.__file__).resolve().parents[1] != Path.cwd().resolve():
+        os.environ["PYTHONSAFEPATH"] = "1"
+    try:
+        yield
+    finally:
+        if saved is None:
+            os.environ.pop("PYTHONSAFEPATH", None)
+        else:
+            os.environ["PYTHONSAFEPATH"] = saved
 
 
 def run_all(runs: list[Run], workers: int, timeout: float,
