@@ -296,7 +296,6 @@ def test_bad_puzzle_files_are_reported_and_the_rest_runs(tmp_path):
     assert [r["status"] for r in lines(tmp_path / "out")] == ["solved"]
 
 
-
 def test_workers_import_the_flowsat_that_runs_the_bench(tmp_path):
     """Run from a folder holding another `flowsat` (a checkout beside an installed one), the
     workers still solve with the bench's own."""
