@@ -23,6 +23,7 @@ from typer.testing import CliRunner
 from flowsat.bench import Settings, bench, load_puzzles, write_report
 from flowsat.bench.configs import configurations
 from flowsat.bench.records import RESULTS, open_results, read_records
+from flowsat.bench.report import machine
 from flowsat.cli import app
 from flowsat.solve import BACKENDS
 from tests.conftest import PUZZLES, ROOT, ZUCKER, needs_shared
@@ -310,3 +311,10 @@ def test_workers_import_the_flowsat_that_runs_the_bench(tmp_path):
                           timeout=120)
     assert done.returncode == 0, done.stderr
     assert [r["status"] for r in read_records(tmp_path / "out")] == ["solved"]
+
+
+def test_the_report_says_runs_waited_only_when_the_load_passed_the_cores():
+    meta = {"environment": {"cores": 2}, "settings": {}}
+    quiet, busy = ([{"load": x} for x in loads] for loads in ([0.9, 1.4], [1.5, 3.2]))
+    assert "waited for a core" not in "\n".join(machine(meta, quiet))
+    assert "highest 3.20 (above the number of cores" in "\n".join(machine(meta, busy))

@@ -112,8 +112,9 @@ def machine(meta: dict, records: list[dict]) -> list[str]:
         f"{packages}",
         f"- started {env.get('date', '?')}; {len(meta.get('sessions', []))} session(s)",
         f"- load average (1 min) while running: median {number_2(median(loads))}, "
-        f"highest {number_2(max(loads, default=None))} (above the number of cores: runs "
-        f"waited for a core, whoever's work it was)",
+        f"highest {number_2(max(loads, default=None))}"
+        + (" (above the number of cores: runs waited for a core, whoever's work it was)"
+           if max(loads, default=0) > (env.get("cores") or 1) else ""),
         f"- timeout {settings.get('timeout', '?')} s a run; {settings.get('workers', '?')} "
         f"worker(s); self-touch {'allowed' if settings.get('allow_self_touch') else 'forbidden'}",
         "- time: the backend's own time to answer (`total_s`: encoding and solving; not the "
