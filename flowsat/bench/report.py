@@ -104,6 +104,7 @@ def machine(meta: dict, records: list[dict]) -> list[str]:
     commit = f"{git.get('commit', '?')[:12]}{' with uncommitted changes' * bool(git.get('dirty'))}"
     packages = ", ".join(f"{k} {v}" for k, v in env.get("packages", {}).items() if v)
     loads = [r["load"] for r in records if r.get("load") is not None]
+    highest = max(loads, default=None)
     lines = [
         "## Machine and settings", "",
         f"- {env.get('cpu', '?')}, {env.get('cores', '?')} cores, "
@@ -112,9 +113,9 @@ def machine(meta: dict, records: list[dict]) -> list[str]:
         f"{packages}",
         f"- started {env.get('date', '?')}; {len(meta.get('sessions', []))} session(s)",
         f"- load average (1 min) while running: median {number_2(median(loads))}, "
-        f"highest {number_2(max(loads, default=None))}"
+        f"highest {number_2(highest)}"
         + (" (above the number of cores: runs waited for a core, whoever's work it was)"
-           if max(loads, default=0) > (env.get("cores") or 1) else ""),
+           if highest is not None and highest > (env.get("cores") or 1) else ""),
         f"- timeout {settings.get('timeout', '?')} s a run; {settings.get('workers', '?')} "
         f"worker(s); self-touch {'allowed' if settings.get('allow_self_touch') else 'forbidden'}",
         "- time: the backend's own time to answer (`total_s`: encoding and solving; not the "

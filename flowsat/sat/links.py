@@ -169,8 +169,8 @@ class Edges:
     def touching(self, paths: Paths, model: Model) -> list[tuple[int, int, int]]:
         """The unlinked neighbors on one path (they touch), with the literal 'not linked'."""
         color = {self.enc.index(cell): c for c, path in paths.items() for cell in path}
-        return [(i, j, -e) for (i, j), e in self.index.items()
-                if not true(model, e) and i in color and color[i] == color.get(j)]
+        return [(i, j, lit) for i, j, lit in self.apart()
+                if not true(model, -lit) and i in color and color[i] == color.get(j)]
 
     def edge(self, i: int, j: int) -> int:
         return self.index[min(i, j), max(i, j)]
