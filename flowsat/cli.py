@@ -15,10 +15,18 @@ from typing import TYPE_CHECKING, Annotated, NoReturn, TypeVar
 import typer
 
 from flowsat import __version__
-from flowsat.puzzle import MAX_CELLS, Paths, Puzzle, PuzzleError, expand_paths, read_puzzles
+from flowsat.puzzle import (
+    MAX_CELLS,
+    Paths,
+    Puzzle,
+    PuzzleError,
+    expand_paths,
+    read_puzzles,
+    solution_grid,
+)
 from flowsat.render.text import draw, summary
 from flowsat.result import Result, UsageError, error_record, to_record
-from flowsat.solve import BACKENDS, takes
+from flowsat.solve import BACKENDS, outside, takes
 from flowsat.solve import solve as solve_puzzle
 
 if TYPE_CHECKING:
@@ -27,9 +35,11 @@ if TYPE_CHECKING:
 
 EXIT_STATUS = """Exit status: 0 every puzzle solved; 1 some puzzle unsolvable; 2 an input or usage
 error; 3 some puzzle hit a timeout or limit; 4 an internal error (an answer failed the checker,
-a bug). When several apply, the highest wins."""
+a bug); 5 a solver program (--backend program:COMMAND) failed: a wrong answer, a crash, output
+that is no answer. When several apply, the highest wins."""
 
-EXIT = {"solved": 0, "unsolvable": 1, "input": 2, "timeout": 3, "limit": 3, "internal": 4}
+EXIT = {"solved": 0, "unsolvable": 1, "input": 2, "timeout": 3, "limit": 3, "internal": 4,
+        "program": 5}
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
                   help=f"Solve Flow Free / Numberlink puzzles by SAT or best-first search.\n\n"
@@ -56,6 +66,22 @@ class Format(StrEnum):
     json = "json"
 
 
+class SolveFormat(StrEnum):
+    text = "text"
+    json = "json"
+    rows = "rows"
+
+
+class PuzzleFormat(StrEnum):
+    grid = "grid"
+    numberlink = "numberlink"
+
+
+ProgramFormat = Annotated[PuzzleFormat | None, typer.Option(
+    help="program: the puzzle as the solver program reads it: numberlink ('W H' and the rows; "
+         "the default) or grid (the rows).")]
+
+
 def show_version(value: bool) -> None:
     if value:
         typer.echo(f"flowsat {__version__}")
@@ -72,15 +98,18 @@ def main_options(version: Annotated[bool, typer.Option(
 @app.command(help=f"Solve puzzle files (folders: every *.txt below them).\n\n{EXIT_STATUS}")
 def solve(
     files: Annotated[list[Path], typer.Argument(help="Puzzle files or folders.")],
-    backend: Annotated[str, typer.Option(help=f"Backend: {', '.join(BACKENDS)}.")] = "sat",
+    backend: Annotated[str, typer.Option(
+        help="Backend: sat, astar, or program:COMMAND (any solver program).")] = "sat",
     encoding: Annotated[str | None, typer.Option(
         help="SAT encoding: a name or a spec file (.toml).")] = None,
     solver: Annotated[str | None, typer.Option(help="SAT solver: any PySAT solver name.")] = None,
     timeout: Annotated[float | None, typer.Option(
         min=0, help="Seconds per puzzle before giving up.")] = None,
     allow_self_touch: AllowSelfTouch = False,
-    fmt: Annotated[Format, typer.Option("--format", help="text, or one JSON object a line.")
-                   ] = Format.text,
+    fmt: Annotated[SolveFormat, typer.Option(
+        "--format", help="text, one JSON object a line, or rows: each solved board as 'W H' "
+        "and rows of labels (else UNSOLVABLE, or UNKNOWN and why), as solver programs answer.")
+                   ] = SolveFormat.text,
     color: Annotated[bool | None, typer.Option(
         "--color/--no-color", help="ANSI colors (default: when stdout is a terminal).")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the status line a puzzle.")
@@ -137,6 +166,7 @@ def solve(
     max_memory: Annotated[float | None, typer.Option(
         min=1, help="astar: stop when the stored states would pass this many MB (exit 3).")
                           ] = None,
+    program_format: ProgramFormat = None,
 ) -> None:
     search = {"preset": preset, "breadth_first": breadth_first or None,
               "queue_always": queue_always or None, "deadends": off(no_deadends),
@@ -146,7 +176,8 @@ def solve(
               "outside_in": off(no_outside_in), "autosort": off(no_autosort), "order": order,
               "random_order": random_order, "hint": hint, "max_nodes": max_nodes,
               "max_memory": max_memory}  # only what was given goes to the backend
-    given = {"encoding": encoding, "solver": solver, **search}
+    given = {"encoding": encoding, "solver": solver, **search,
+             "program_format": program_format and program_format.value}
     options = {k: v for k, v in given.items() if v is not None}
     files = expand_paths(files) if files else []
     try:
@@ -178,8 +209,7 @@ def solve(
             emit(item, result, backend, fmt, color, quiet)
             if pics:
                 save(pics, item, solution)
-            kind = "internal" if result.status == "error" else result.status
-            worst = max(worst, EXIT[kind])
+            worst = max(worst, EXIT[exit_kind(result.status, backend)])
     raise typer.Exit(worst)
 
 
@@ -239,11 +269,6 @@ def show(
 GENERATE_EXIT = """Exit status: 0 every puzzle made; 2 a usage error; 3 some seed gave no puzzle
 (its candidates ran out, or --timeout stopped it); 4 an internal error (an answer failed the
 checker, a bug)."""
-
-
-class PuzzleFormat(StrEnum):
-    grid = "grid"
-    numberlink = "numberlink"
 
 
 @app.command(help=f"""Make puzzles with exactly one solution, proved by SAT: random fillings of
@@ -434,6 +459,14 @@ def each_puzzle(files: list[Path], max_cells: int, work: Callable[[Puzzle], T],
     raise typer.Exit(worst)
 
 
+def exit_kind(status: str, backend: str) -> str:
+    """The row of EXIT for a status: an error or a wrong answer is a solver program's failure
+    (`program`) when the backend is one, else flowsat's own bug (`internal`)."""
+    if status in ("error", "wrong"):
+        return "program" if outside(backend) else "internal"
+    return status
+
+
 def off(flag: bool) -> bool | None:
     """False for a --no-X switch that was given, None (not given) otherwise."""
     return False if flag else None
@@ -457,10 +490,12 @@ def run_one(puzzle: Puzzle, backend: str, options: dict, allow_self_touch: bool,
         return Result("error", error=message, config=options)
 
 
-def emit(puzzle: Puzzle, result: Result, backend: str, fmt: Format, color: bool,
+def emit(puzzle: Puzzle, result: Result, backend: str, fmt: SolveFormat, color: bool,
          quiet: bool) -> None:
-    if fmt is Format.json:
+    if fmt == Format.json:
         typer.echo(json.dumps(to_record(puzzle, result, backend), separators=(",", ":")))
+    elif fmt == SolveFormat.rows:
+        typer.echo(answer_rows(puzzle, result))
     else:
         typer.echo(summary(puzzle, result, backend))
         if result.status == "solved" and not quiet:
@@ -468,13 +503,25 @@ def emit(puzzle: Puzzle, result: Result, backend: str, fmt: Format, color: bool,
     sys.stdout.flush()
 
 
-def check_animation(animate: bool, animate_options: bool, fmt: Format, backend: str) -> None:
+def answer_rows(puzzle: Puzzle, result: Result) -> str:
+    """The answer as solver programs give it (`flowsat.program.answer`): `W H` and the rows of
+    labels, `UNSOLVABLE`, or `UNKNOWN` and why; a blank line after it."""
+    if result.status == "solved":
+        return "\n".join([f"{puzzle.width} {puzzle.height}",
+                          *solution_grid(puzzle, result.paths or {}), ""])
+    if result.status == "unsolvable":
+        return "UNSOLVABLE\n"
+    return f"UNKNOWN {result.status}" + (f": {result.error}" if result.error else "") + "\n"
+
+
+def check_animation(animate: bool, animate_options: bool, fmt: SolveFormat,
+                    backend: str) -> None:
     """A UsageError for options that do not go together with --animate or without it."""
     if animate_options and not animate:
         raise UsageError("--show-cycles, --fast and --delay go with --animate")
-    if animate and fmt is Format.json:
-        raise UsageError("--animate draws text: it does not go with --format json")
-    if animate and backend in BACKENDS and not takes(backend, "observe"):
+    if animate and fmt != Format.text:
+        raise UsageError(f"--animate draws text: it does not go with --format {fmt.value}")
+    if animate and backend.partition(":")[0] in BACKENDS and not takes(backend, "observe"):
         raise UsageError(f"--animate does not apply to the {backend} backend")
 
 
@@ -506,9 +553,9 @@ def input_error(err: Exception | str) -> NoReturn:
     raise typer.Exit(EXIT["input"])
 
 
-def report_error(err: PuzzleError, fmt: Format, backend: str) -> None:
+def report_error(err: PuzzleError, fmt: SolveFormat, backend: str) -> None:
     typer.echo(str(err), err=True)
-    if fmt is Format.json:
+    if fmt == Format.json:
         typer.echo(json.dumps(error_record(err.file, err.index, str(err), backend),
                               separators=(",", ":")))
 

@@ -7,8 +7,9 @@ from typing import Any, Literal
 
 from flowsat.puzzle.model import Paths, Puzzle, solution_grid
 
-Status = Literal["solved", "unsolvable", "timeout", "limit", "error"]
-STATUSES: tuple[Status, ...] = ("solved", "unsolvable", "timeout", "limit", "error")
+Status = Literal["solved", "unsolvable", "timeout", "limit", "error", "wrong"]
+STATUSES: tuple[Status, ...] = ("solved", "unsolvable", "timeout", "limit", "error", "wrong")
+# `wrong`: a solver program's answer that is no solution (see `flowsat.program`)
 
 
 @dataclass

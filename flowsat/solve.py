@@ -8,25 +8,52 @@ from collections.abc import Iterable
 from types import ModuleType
 from typing import Any
 
-from flowsat.checker import check
+from flowsat.checker import InvalidSolution, check
 from flowsat.puzzle.model import Paths, Puzzle
 from flowsat.result import Result, UsageError
 
 BACKENDS = {"sat": "flowsat.sat",  # name -> module with solve(puzzle, *, ..., **options)
-            "astar": "flowsat.search"}
+            "astar": "flowsat.search",
+            "program": "flowsat.program"}  # `program:COMMAND`: any solver program
 
 
 def solve(puzzle: Puzzle, backend: str = "sat", *, allow_self_touch: bool = False,
           timeout: float | None = None, **options: Any) -> Result:
-    """The backend's result for the puzzle; a solution that fails the checker raises."""
+    """The backend's result for the puzzle. A solution that fails the checker raises (a bug),
+    unless it comes from outside flowsat (a backend with `OUTSIDE`): then it is `wrong`."""
     start = time.perf_counter()
+    backend, given = split_backend(backend, options)
+    options |= given
     module = backend_module(backend, options)
     result: Result = module.solve(puzzle, allow_self_touch=allow_self_touch, timeout=timeout,
                                   **options)
     if result.status == "solved":
-        check(puzzle, result.paths or {}, allow_self_touch)
+        try:
+            check(puzzle, result.paths or {}, allow_self_touch)
+        except InvalidSolution as err:
+            if not outside(backend):
+                raise
+            result = Result("wrong", stats=result.stats, error=str(err), config=result.config)
     result.stats.setdefault("total_s", round(time.perf_counter() - start, 6))
     return result
+
+
+def split_backend(backend: str, options: Iterable[str] = ()) -> tuple[str, dict[str, str]]:
+    """`NAME`, or `NAME:TEXT` for a backend whose module names an `ARGUMENT` option it cannot
+    do without (`program:COMMAND`): the name, and that option from the text."""
+    name, colon, text = backend.partition(":")
+    argument = getattr(backend_module(name), "ARGUMENT", None)
+    if colon and not argument:
+        raise UsageError(f"the {name} backend takes nothing after ':'")
+    if argument and not text.strip() and argument not in options:
+        raise UsageError(f"the {name} backend needs its {argument}: {name}:{argument.upper()}")
+    return name, {argument: text} if colon else {}
+
+
+def outside(backend: str) -> bool:
+    """Whether the backend's answers come from outside flowsat (a solver program): a wrong or
+    failed one is that program's fault, not a bug of flowsat."""
+    return getattr(backend_module(backend.partition(":")[0]), "OUTSIDE", False)
 
 
 def backend_module(backend: str, options: Iterable[str] = ()) -> ModuleType:
@@ -53,4 +80,4 @@ def solve_many(puzzle: Puzzle, limit: int, *, allow_self_touch: bool = False,
 
 def takes(backend: str, option: str) -> bool:
     """Whether the backend's solve() takes the option."""
-    return option in importlib.import_module(BACKENDS[backend]).OPTIONS
+    return option in backend_module(backend.partition(":")[0]).OPTIONS

@@ -15,16 +15,10 @@ from pathlib import Path
 from flowsat.difficulty import Rating
 from flowsat.generate.make import Made
 from flowsat.generate.run import Order
-from flowsat.puzzle.model import Puzzle
+from flowsat.puzzle.formats import puzzle_text
 
 COLUMNS = ("file", "size", "colors", "seed", "color_range", "rule", "tier", "score", "forced",
            "nodes", "nodes_capped", "conflicts", "decisions", "candidates", "proofs", "seconds")
-
-
-def puzzle_text(puzzle: Puzzle, fmt: str = "grid") -> str:
-    """The puzzle as a file: its rows, after a `W H` line in the Numberlink format."""
-    header = f"{puzzle.width} {puzzle.height}\n" if fmt == "numberlink" else ""
-    return header + "\n".join(puzzle.rows) + "\n"
 
 
 def file_name(width: int, height: int, seed: int) -> str:

@@ -184,6 +184,12 @@ def dot_error(rows: list[str], row_lines: list[int], file: str) -> PuzzleError |
     return None
 
 
+def puzzle_text(puzzle: Puzzle, fmt: str = "grid") -> str:
+    """The puzzle as a file: its rows, after a `W H` line in the Numberlink format."""
+    header = f"{puzzle.width} {puzzle.height}\n" if fmt == "numberlink" else ""
+    return header + "\n".join(puzzle.rows) + "\n"
+
+
 def expand_paths(paths: Iterable[str | Path]) -> list[str]:
     """Files as given; folders replaced by the puzzle files (*.txt) below them, sorted."""
     files: list[str] = []

@@ -1,0 +1,80 @@
+"""Any solver program as a backend (`program:COMMAND`): the puzzle goes to the program, its
+answer is read back, traced into paths and checked like every backend's.
+
+The puzzle is written in `program_format` (`numberlink`: `W H` + rows; `grid`: the rows) on the
+program's standard input, or to a temporary file where `{file}` stands in the command. Its
+answer is read by `answer.read_answer`. The program runs as a process group of its own
+(`flowsat.process`): past the timeout the group is killed (`timeout`); a program killed by a
+signal, or whose output is no answer, is an `error` naming its exit status; a board whose labels
+make no paths is `wrong`, and so is one the checker refuses (see `OUTSIDE`). `total_s` is the
+program's whole life, from its start to its exit: what a user of the program waits for.
+"""
+
+from __future__ import annotations
+
+import shlex
+import tempfile
+from pathlib import Path
+
+from flowsat.process import check_program, run_program
+from flowsat.program.answer import Unreadable, Untraceable, read_answer, shorten, trace
+from flowsat.puzzle.formats import puzzle_text
+from flowsat.puzzle.model import Puzzle
+from flowsat.result import Result, UsageError
+
+OPTIONS = ("command", "program_format")
+ARGUMENT = "command"  # `program:COMMAND`: the text after the colon
+OUTSIDE = True  # an answer that fails the checker is the program's error (`wrong`), not a bug
+FORMATS = ("numberlink", "grid")
+FILE = "{file}"
+
+
+def solve(puzzle: Puzzle, *, command: str, program_format: str = "numberlink",
+          allow_self_touch: bool = False, timeout: float | None = None) -> Result:
+    """The program's answer to the puzzle, traced into paths (checked by `flowsat.solve`)."""
+    argv = program_argv(command, program_format)
+    config = {"program_format": program_format}  # the command is in the backend's name
+    with tempfile.TemporaryDirectory(prefix="flowsat-program-") as folder:
+        file = Path(folder, "puzzle.txt")
+        file.write_text(puzzle_text(puzzle, program_format), encoding="utf-8")
+        if FILE in command:
+            argv = [word.replace(FILE, str(file)) for word in argv]
+        ran = run_program(argv, None if FILE in command else file, timeout)
+    stats = {"total_s": ran.seconds, "exit_status": ran.returncode}
+    if ran.timed_out:
+        return Result("timeout", stats=stats, config=config,
+                      error=f"no answer after {timeout:g} s: the program was killed")
+    if ran.returncode < 0:
+        return Result("error", stats=stats, config=config, error=failure(ran.how(), ran.stderr))
+    try:
+        answer = read_answer(ran.stdout, puzzle)
+    except Unreadable as err:
+        return Result("error", stats=stats, config=config,
+                      error=failure(f"{ran.how()}, no answer: {err}", ran.stderr))
+    if answer.status != "solved":
+        return Result(answer.status, stats=stats, config=config, error=answer.reason)
+    try:
+        paths = trace(puzzle, answer.rows, allow_self_touch)
+    except Untraceable as err:
+        return Result("wrong", stats=stats, config=config, error=f"{err}: {shorten(ran.stdout)}")
+    return Result("solved", paths, stats=stats, config=config)
+
+
+def program_argv(command: str, program_format: str = "numberlink") -> list[str]:
+    """The command's words, once the program exists and the format is known (UsageError)."""
+    if program_format not in FORMATS:
+        raise UsageError(f"unknown program format {program_format!r}; choose from "
+                         f"{', '.join(FORMATS)}")
+    try:
+        argv = shlex.split(command)
+    except ValueError as err:
+        raise UsageError(f"cannot read the program's command {command!r}: {err}") from None
+    check_program(argv, "solver program")
+    return argv
+
+
+def failure(how: str, stderr: str) -> str:
+    """A failed run in one line: how it ended and the last line it wrote on stderr."""
+    last = next((line.strip() for line in reversed(stderr.splitlines()) if line.strip()), "")
+    return f"the program failed ({how})" + (f": {last[:200]}" if last else "")
+
