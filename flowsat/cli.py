@@ -26,7 +26,7 @@ from flowsat.puzzle import (
 )
 from flowsat.render.text import draw, summary
 from flowsat.result import Result, UsageError, error_record, to_record
-from flowsat.solve import BACKENDS, outside, takes
+from flowsat.solve import BACKENDS, blame, takes
 from flowsat.solve import solve as solve_puzzle
 
 if TYPE_CHECKING:
@@ -209,7 +209,7 @@ def solve(
             emit(item, result, backend, fmt, color, quiet)
             if pics:
                 save(pics, item, solution)
-            worst = max(worst, EXIT[exit_kind(result.status, backend)])
+            worst = max(worst, EXIT[blame(result.status, backend) or result.status])
     raise typer.Exit(worst)
 
 
@@ -459,14 +459,6 @@ def each_puzzle(files: list[Path], max_cells: int, work: Callable[[Puzzle], T],
     raise typer.Exit(worst)
 
 
-def exit_kind(status: str, backend: str) -> str:
-    """The row of EXIT for a status: an error or a wrong answer is a solver program's failure
-    (`program`) when the backend is one, else flowsat's own bug (`internal`)."""
-    if status in ("error", "wrong"):
-        return "program" if outside(backend) else "internal"
-    return status
-
-
 def off(flag: bool) -> bool | None:
     """False for a --no-X switch that was given, None (not given) otherwise."""
     return False if flag else None
@@ -575,8 +567,9 @@ def interrupt(*_: object) -> None:
 
 
 BENCH_EXIT = """Exit status: 0 the bench ran (whatever the puzzles' answers); 2 an input or usage
-error; 4 some run ended in an error (a crash or a bug); 130 interrupted: the finished runs are
-kept, --resume goes on."""
+error; 4 some run ended in an error (a crash or a bug); 5 a solver program (program:...) failed
+on some run: a wrong answer, a crash, output that is no answer; 130 interrupted: the finished
+runs are kept, --resume goes on. When several apply, the highest wins."""
 
 
 @app.command(help=f"""Time backends and configurations head to head over puzzle files or
@@ -586,7 +579,8 @@ the end.\n\n{BENCH_EXIT}""")
 def bench(
     paths: Annotated[list[Path], typer.Argument(help="Puzzle files or folders.")],
     backends: Annotated[str | None, typer.Option(
-        help=f"Backends, comma-separated (default: all, now {','.join(BACKENDS)}).")] = None,
+        help=f"Backends, comma-separated: {', '.join(BACKENDS)} (default: all but program), "
+             "program:NAME=COMMAND for a solver program (a row program/NAME).")] = None,
     solvers: Annotated[str | None, typer.Option(
         help="SAT solvers, comma-separated (default: glucose4,cadical195).")] = None,
     encodings: Annotated[str | None, typer.Option(
@@ -605,11 +599,13 @@ def bench(
         "--baselines/--no-baselines", help="Add the 2016 rows: sat/zucker2016/pycosat (when "
         "pycosat is installed) and astar/2016.")] = True,
     max_cells: MaxCells = MAX_CELLS,
+    program_format: ProgramFormat = None,
 ) -> None:
     from flowsat.bench import Settings, write_report
 
     given = {"backends": names(backends), "solvers": names(solvers),
-             "encodings": names(encodings)}
+             "encodings": names(encodings),
+             "program_format": program_format and program_format.value}
     settings = Settings([str(p) for p in paths], symmetries=symmetries.value, repeat=repeat,
                         timeout=timeout, workers=workers, out=str(out), baselines=baselines,
                         allow_self_touch=allow_self_touch,
@@ -642,7 +638,8 @@ def sweep(settings, paths: list[Path], max_cells: int, resume: bool,
         signal.signal(signal.SIGTERM, terminate)
     for path in written:
         typer.echo(f"wrote {path}")
-    raise typer.Exit(EXIT["internal"] if statuses["error"] else EXIT["input"] if errors else 0)
+    raise typer.Exit(max(EXIT["program"] * bool(statuses["program"]),
+                         EXIT["internal"] * bool(statuses["error"]), EXIT["input"] * bool(errors)))
 
 
 @app.command(help=f"""Time SAT encodings against each other: every encoding (default: every

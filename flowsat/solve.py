@@ -50,10 +50,23 @@ def split_backend(backend: str, options: Iterable[str] = ()) -> tuple[str, dict[
     return name, {argument: text} if colon else {}
 
 
+def standalone_backends() -> list[str]:
+    """The backends that need nothing but their name (not `program`, which needs a command)."""
+    return [b for b in BACKENDS if not getattr(backend_module(b), "ARGUMENT", None)]
+
+
 def outside(backend: str) -> bool:
     """Whether the backend's answers come from outside flowsat (a solver program): a wrong or
     failed one is that program's fault, not a bug of flowsat."""
     return getattr(backend_module(backend.partition(":")[0]), "OUTSIDE", False)
+
+
+def blame(status: str, backend: str) -> str | None:
+    """Whose failure a status is: a solver program's (`program`: its error or wrong answer),
+    flowsat's own (`internal`: an error, a bug), or nobody's (None)."""
+    if status not in ("error", "wrong"):
+        return None
+    return "program" if outside(backend) else "internal"
 
 
 def backend_module(backend: str, options: Iterable[str] = ()) -> ModuleType:

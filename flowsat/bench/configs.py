@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import importlib.util
+import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from flowsat.result import UsageError
-from flowsat.solve import BACKENDS, backend_module
+from flowsat.solve import BACKENDS, backend_module, split_backend
 
 SAT_ENCODINGS = ("edges-unique-lazy", "zucker2016")  # the default route, the 2016 reduction
 SAT_SOLVERS = ("glucose4", "cadical195")
 SAT_2016 = {"encoding": "zucker2016", "solver": "pycosat"}  # the 2016 program: PicoSAT
 ASTAR_2016 = {"preset": "2016"}  # the 2016 C solver's feature set
+NAMED = re.compile(r"([\w.-]+)=(.*)", re.DOTALL)  # NAME=COMMAND in program:NAME=COMMAND
 
 
 @dataclass(frozen=True)
@@ -30,8 +33,10 @@ class Config:
 
 
 def configurations(backends: list[str], encodings: list[str] | None = None,
-                   solvers: list[str] | None = None, baselines: bool = True) -> list[Config]:
-    """Every configuration asked for, each name once; the 2016 rows too with `baselines`."""
+                   solvers: list[str] | None = None, baselines: bool = True,
+                   program_format: str = "numberlink") -> list[Config]:
+    """Every configuration asked for, each name once; the 2016 rows too with `baselines`;
+    `program:NAME=COMMAND` (or `program:COMMAND`) as `program/NAME`."""
     if (encodings or solvers) and "sat" not in backends:
         raise UsageError("--encodings and --solvers apply to the sat backend only")
     found: dict[str, Config] = {}
@@ -42,8 +47,10 @@ def configurations(backends: list[str], encodings: list[str] | None = None,
         elif backend == "astar":
             configs = [config("astar", "astar/default")]
             configs += [config("astar", "astar/2016", **ASTAR_2016)] if baselines else []
+        elif backend.startswith("program:"):
+            configs = [program_config(backend, program_format)]
         else:
-            configs = [config(backend, f"{backend}/default")]
+            configs = [config(split_backend(backend)[0], f"{backend}/default")]
         found.update((c.name, c) for c in configs)
     return list(found.values())
 
@@ -57,6 +64,20 @@ def sat_configs(encodings: list[str], solvers: list[str], baselines: bool) -> li
     if baselines and importlib.util.find_spec("pycosat"):
         pairs.append((SAT_2016["encoding"], SAT_2016["solver"]))
     return [config("sat", f"sat/{load_spec(e).name}/{s}", encoding=e, solver=s) for e, s in pairs]
+
+
+def program_config(backend: str, program_format: str) -> Config:
+    """A solver program's configuration, named `program/NAME` (NAME: the one given, else the
+    program's file name), once the program is found."""
+    from flowsat.program import program_argv
+
+    text = split_backend(backend)[1]["command"].strip()
+    named = NAMED.fullmatch(text)
+    command = named[2].strip() if named else text
+    argv = program_argv(command, program_format)
+    name = named[1] if named else Path(argv[0]).name
+    return config("program", f"program/{name}", command=command,
+                  program_format=program_format)
 
 
 def config(backend: str, name: str, **options: Any) -> Config:

@@ -32,8 +32,8 @@ class Progress:
             self.task = self.bar.add_task("bench", total=total, counts=self.text())
 
     def text(self) -> str:
-        limit = self.counts["limit"]
-        counts = [f"{self.counts[s]} {s}" for s in SHOWN] + [f"{limit} limit"] * bool(limit)
+        counts = [f"{self.counts[s]} {s}" for s in SHOWN]
+        counts += [f"{self.counts[s]} {s}" for s in ("limit", "wrong") if self.counts[s]]
         return " · ".join(counts)
 
     def advance(self, status: str) -> None:

@@ -23,7 +23,7 @@ from flowsat.bench.summary import (
     seconds,
     tabulate,
 )
-from flowsat.result import UsageError
+from flowsat.result import STATUSES, UsageError
 
 STATS = ("variables", "clauses", "cycle_cuts", "conflicts", "nodes")
 REFERENCE_TIME = "c_s_here"  # the 2016 C program's seconds, measured on this machine class
@@ -121,12 +121,26 @@ def machine(meta: dict, records: list[dict]) -> list[str]:
         "- time: the backend's own time to answer (`total_s`: encoding and solving; not the "
         "checker, not the worker's start, not a first warm-up solve of each configuration); "
         "per puzzle, the median over its repeats and orientations",
+        *whole_process(records),
     ]
     workers, cores = settings.get("workers", 1), env.get("cores") or 1
     if workers > cores:
         lines.append(f"- **warning**: {workers} workers on {cores} cores: runs competed for "
                      f"the cores, so these timings are not comparable with other runs")
     return [*lines, ""]
+
+
+def whole_process(records: list[dict]) -> list[str]:
+    """How solver programs' rows are timed, when there are some."""
+    programs = sorted({r["config"] for r in records if r["backend"] == "program"})
+    if not programs:
+        return []
+    return [f"- solver programs ({', '.join(f'`{c}`' for c in programs)}): the whole process, "
+            "from its start to its exit (the puzzle written for it, its answer read; not the "
+            "tracing and checking of the answer), so each pays its process start on every "
+            "puzzle, where flowsat's own rows run in a warm worker. `program/flowsat` (when "
+            "there) is `flowsat solve` run as such a program: flowsat timed the same way as "
+            "the peers. CPU includes the program's."]
 
 
 def number_2(x: float | None) -> str:
@@ -151,8 +165,9 @@ def summary(table: Table, summaries: list[ConfigSummary]) -> list[str]:
         f"worker's CPU time (checker included), which waiting for a core does not inflate. "
         f"Speed-up: the geometric "
         f"mean over the puzzles both finished of `{table.baseline}`'s time over this one's. "
-        f"Solved and unsolvable count puzzles; timeouts and errors count runs.", "",
-        *table_head("configuration", "solved", "unsolvable", "timeouts", "errors",
+        f"Solved and unsolvable count puzzles; timeouts, errors and wrong answers count runs.",
+        "",
+        *table_head("configuration", "solved", "unsolvable", "timeouts", "errors", "wrong",
                     "total (ms)", "CPU (ms)", "worst (ms)", f"speed-up vs `{table.baseline}`",
                     "wins"),
     ]
@@ -162,21 +177,34 @@ def summary(table: Table, summaries: list[ConfigSummary]) -> list[str]:
         worst = "—" if not s.worst else f"{ms(s.worst[1])} ({s.worst[0]})" \
             if s.worst[1] < INF else f"unfinished ({s.worst[0]})"
         lines.append(row(f"`{s.name}`", s.statuses["solved"], s.statuses["unsolvable"],
-                         runs_by["timeout"] + runs_by["limit"], runs_by["error"],
+                         runs_by["timeout"] + runs_by["limit"], runs_by["error"], runs_by["wrong"],
                          ms(s.total_s), ms(s.total_cpu_s), worst, times(s.speedup), s.wins))
     return [*lines, ""]
 
 
 def agreement(table: Table) -> list[str]:
-    lines = ["## Agreement", ""]
+    lines = ["## Agreement", "", *wrong_answers(table)]
     split = [p for p in table.puzzles if p.disagrees]
     if not split:
         return [*lines, "Every configuration that finished a puzzle gave the same answer "
                         "(solved or unsolvable), in every orientation.", ""]
-    lines.append("**The configurations disagree** (solved vs unsolvable): a bug.")
+    lines.append("**The configurations disagree** (solved vs unsolvable): a bug, or a solver "
+                 "program's wrong verdict.")
     for p in split:
         said = "; ".join(f"`{c}`: {', '.join(sorted(a))}" for c, a in p.answers.items() if a)
         lines.append(f"- {p.label}: {said}")
+    return [*lines, ""]
+
+
+def wrong_answers(table: Table) -> list[str]:
+    """The solver programs' boards that were no solution, with the first reason each."""
+    found = [(p, c, next(r["error"] for r in e.runs if r["status"] == "wrong"))
+             for p in table.puzzles for c, e in p.entries.items() if e.statuses["wrong"]]
+    if not found:
+        return []
+    lines = ["**Wrong answers**: boards from solver programs that are no solution (the "
+             "checker's or the tracing's reason); they never count as solved."]
+    lines += [f"- {p.label}: `{c}`: {reason}" for p, c, reason in found]
     return [*lines, ""]
 
 
@@ -378,8 +406,7 @@ def csv_rows(table: Table, ref: dict) -> Iterator[dict[str, Any]]:
                 "rows": p.info["rows"], "cols": p.info["cols"], "colors": p.info["colors"],
                 "config": c, "backend": e.runs[0]["backend"],
                 "options": json.dumps(e.runs[0]["options"]), "runs": len(e.runs),
-                "status": e.status, **{s: e.statuses[s] for s in
-                                       ("solved", "unsolvable", "timeout", "limit", "error")},
+                "status": e.status, **{s: e.statuses[s] for s in STATUSES},
                 "median_s": e.median_s, "min_s": min(times_s), "max_s": max(times_s),
                 "median_cpu_s": e.median_cpu_s,
                 "winner": int(c == p.winner), "ratio_to_runner_up":

@@ -21,7 +21,7 @@ from flowsat.bench.records import append, open_results, read_meta, read_records,
 from flowsat.bench.workers import run_all
 from flowsat.puzzle import Puzzle
 from flowsat.result import UsageError
-from flowsat.solve import BACKENDS
+from flowsat.solve import blame, standalone_backends
 
 SAME_ON_RESUME = ("timeout", "allow_self_touch")  # what a record's meaning depends on
 
@@ -31,7 +31,7 @@ class Settings:
     """What a bench is asked to do (no encodings or solvers given: the SAT defaults)."""
 
     paths: list[str]
-    backends: list[str] = field(default_factory=lambda: list(BACKENDS))
+    backends: list[str] = field(default_factory=standalone_backends)
     encodings: list[str] | None = None  # SAT encodings, default `SAT_ENCODINGS`
     solvers: list[str] | None = None  # SAT solvers, default `SAT_SOLVERS`
     symmetries: str = "none"
@@ -41,9 +41,11 @@ class Settings:
     out: str = "bench-out"
     allow_self_touch: bool = False
     baselines: bool = True
+    program_format: str = "numberlink"  # how solver programs (program:...) get the puzzle
 
     def configs(self) -> list[Config]:
-        return configurations(self.backends, self.encodings, self.solvers, self.baselines)
+        return configurations(self.backends, self.encodings, self.solvers, self.baselines,
+                              self.program_format)
 
     def command(self) -> str:
         """The command that runs this bench afresh."""
@@ -56,13 +58,16 @@ class Settings:
                   "--out", self.out]
         words += ["--allow-self-touch"] * self.allow_self_touch + ["--no-baselines"] * (
             not self.baselines)
+        if any(b.startswith("program:") for b in self.backends):
+            words += ["--program-format", self.program_format]
         return shlex.join(words)
 
 
 def bench(settings: Settings, puzzles: list[Puzzle], *, resume: bool = False,
           progress: bool = True, argv: list[str] | None = None) -> Counter[str]:
     """Run every run not yet in `results.jsonl`, appending each record as it ends; the count of
-    each status among the runs made now."""
+    each status among the runs made now (a solver program's error or wrong answer counted as
+    `program`: its failure, not flowsat's)."""
     configs = settings.configs()
     folder = Path(settings.out)
     folder.mkdir(parents=True, exist_ok=True)
@@ -81,7 +86,8 @@ def bench(settings: Settings, puzzles: list[Puzzle], *, resume: bool = False,
                 load = load_average()
                 append(out, run.describe() | got | {"load": load[0] if load else None})
                 shown.advance(got["status"])
-                statuses[got["status"]] += 1
+                failed = blame(got["status"], run.config.backend) == "program"
+                statuses["program" if failed else got["status"]] += 1
     finally:
         meta["sessions"][-1].update(ended=now(), load_average_end=load_average(),
                                     runs=sum(statuses.values()),

@@ -12,6 +12,7 @@ import gc
 import multiprocessing
 import multiprocessing.forkserver
 import os
+import resource
 import signal
 import time
 from collections import deque
@@ -26,6 +27,7 @@ from flowsat.puzzle import Puzzle, transform
 from flowsat.solve import BACKENDS, solve
 
 Outcome = dict[str, Any]  # status, time_s, wall_s, stats, error
+STOP_GRACE = 1.0  # seconds a worker has to end after SIGTERM
 
 
 def grace(timeout: float) -> float:
@@ -51,20 +53,28 @@ def execute(run: Run, timeout: float, allow_self_touch: bool) -> Outcome:
                 solve(WARM_UP, config.backend, timeout=timeout, **config.options)
         puzzle = transform(run.puzzle, run.symmetry)
         gc.collect()  # the garbage of earlier runs is not this run's to collect
-        start, cpu = time.perf_counter(), time.process_time()
+        start, cpu = time.perf_counter(), cpu_time()
         result = solve(puzzle, config.backend, allow_self_touch=allow_self_touch,
                        timeout=timeout, **config.options)
     except Exception as err:  # a bug or a crash of the backend: recorded, never fatal
         return outcome("error", None, start, error=f"{type(err).__name__}: {err}")
     return outcome(result.status, result.stats.get("total_s"), start, result.stats,
-                   result.error, round(time.process_time() - cpu, 6))
+                   result.error, round(cpu_time() - cpu, 6))
+
+
+def cpu_time() -> float:
+    """This process's CPU time and that of its children it has waited for (a solver program,
+    an outside SAT solver): what a run costs in CPU, whoever spent it."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
 
 
 def outcome(status: str, time_s: float | None, start: float, stats: dict | None = None,
             error: str | None = None, cpu_s: float | None = None) -> Outcome:
     """What a run gives its record: `time_s` is the backend's own `total_s`; `wall_s` the
-    worker's clock around the call (checker included), `cpu_s` its CPU time over the same
-    span, which waiting for a core on a busy machine does not inflate."""
+    worker's clock around the call (checker included), `cpu_s` its CPU time (and its child
+    processes') over the same span, which waiting for a core on a busy machine does not
+    inflate."""
     return {"status": status, "time_s": time_s,
             "wall_s": round(time.perf_counter() - start, 6), "cpu_s": cpu_s,
             "stats": stats or {}, "error": error}
@@ -115,8 +125,13 @@ class Worker:
         return None
 
     def stop(self) -> None:
-        self.process.kill()
-        self.process.join()
+        """SIGTERM first, so that a solver program the worker runs is killed with its process
+        group (`flowsat.process`); SIGKILL if the worker has not ended within a second."""
+        self.process.terminate()
+        self.process.join(STOP_GRACE)
+        if self.process.is_alive():
+            self.process.kill()
+            self.process.join()
         self.conn.close()
 
 
