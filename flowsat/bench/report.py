@@ -132,7 +132,7 @@ def machine(meta: dict, records: list[dict]) -> list[str]:
 
 def whole_process(records: list[dict]) -> list[str]:
     """How solver programs' rows are timed, when there are some."""
-    programs = sorted({r["config"] for r in records if r["backend"] == "program"})
+    programs = sorted({r["config"] for r in records if r.get("backend") == "program"})
     if not programs:
         return []
     return [f"- solver programs ({', '.join(f'`{c}`' for c in programs)}): the whole process, "
