@@ -484,9 +484,9 @@ def run_one(puzzle: Puzzle, backend: str, options: dict, allow_self_touch: bool,
 
 def emit(puzzle: Puzzle, result: Result, backend: str, fmt: SolveFormat, color: bool,
          quiet: bool) -> None:
-    if fmt == Format.json:
+    if fmt is SolveFormat.json:
         typer.echo(json.dumps(to_record(puzzle, result, backend), separators=(",", ":")))
-    elif fmt == SolveFormat.rows:
+    elif fmt is SolveFormat.rows:
         typer.echo(answer_rows(puzzle, result))
     else:
         typer.echo(summary(puzzle, result, backend))
@@ -511,7 +511,7 @@ def check_animation(animate: bool, animate_options: bool, fmt: SolveFormat,
     """A UsageError for options that do not go together with --animate or without it."""
     if animate_options and not animate:
         raise UsageError("--show-cycles, --fast and --delay go with --animate")
-    if animate and fmt != Format.text:
+    if animate and fmt is not SolveFormat.text:
         raise UsageError(f"--animate draws text: it does not go with --format {fmt.value}")
     if animate and backend.partition(":")[0] in BACKENDS and not takes(backend, "observe"):
         raise UsageError(f"--animate does not apply to the {backend} backend")
@@ -547,7 +547,7 @@ def input_error(err: Exception | str) -> NoReturn:
 
 def report_error(err: PuzzleError, fmt: SolveFormat, backend: str) -> None:
     typer.echo(str(err), err=True)
-    if fmt == Format.json:
+    if fmt is SolveFormat.json:
         typer.echo(json.dumps(error_record(err.file, err.index, str(err), backend),
                               separators=(",", ":")))
 

@@ -240,3 +240,9 @@ def test_any_filling_traces_back_to_its_paths(width, height, data):
     assert problems(p, traced, allow_self_touch=True) == []
     assert {c: set(path) for c, path in traced.items()} == {c: set(path)
                                                            for c, path in paths.items()}
+
+
+def test_program_format_without_a_program_is_a_usage_error(tmp_path):
+    result = run_cli("bench", FLOW5, "--backends", "sat", "--program-format", "grid",
+                     "--out", str(tmp_path))
+    assert result.exit_code == 2 and "applies to program" in result.output

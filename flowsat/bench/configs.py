@@ -34,11 +34,13 @@ class Config:
 
 def configurations(backends: list[str], encodings: list[str] | None = None,
                    solvers: list[str] | None = None, baselines: bool = True,
-                   program_format: str = "numberlink") -> list[Config]:
+                   program_format: str | None = None) -> list[Config]:
     """Every configuration asked for, each name once; the 2016 rows too with `baselines`;
     `program:NAME=COMMAND` (or `program:COMMAND`) as `program/NAME`."""
     if (encodings or solvers) and "sat" not in backends:
         raise UsageError("--encodings and --solvers apply to the sat backend only")
+    if program_format and not any(b.startswith("program:") for b in backends):
+        raise UsageError("--program-format applies to program:... backends only")
     found: dict[str, Config] = {}
     for backend in backends:
         if backend == "sat":
@@ -48,7 +50,7 @@ def configurations(backends: list[str], encodings: list[str] | None = None,
             configs = [config("astar", "astar/default")]
             configs += [config("astar", "astar/2016", **ASTAR_2016)] if baselines else []
         elif backend.startswith("program:"):
-            configs = [program_config(backend, program_format)]
+            configs = [program_config(backend, program_format or "numberlink")]
         else:
             configs = [config(split_backend(backend)[0], f"{backend}/default")]
         found.update((c.name, c) for c in configs)

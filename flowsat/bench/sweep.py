@@ -41,7 +41,7 @@ class Settings:
     out: str = "bench-out"
     allow_self_touch: bool = False
     baselines: bool = True
-    program_format: str = "numberlink"  # how solver programs (program:...) get the puzzle
+    program_format: str | None = None  # how solver programs get the puzzle, default numberlink
 
     def configs(self) -> list[Config]:
         return configurations(self.backends, self.encodings, self.solvers, self.baselines,
@@ -58,8 +58,7 @@ class Settings:
                   "--out", self.out]
         words += ["--allow-self-touch"] * self.allow_self_touch + ["--no-baselines"] * (
             not self.baselines)
-        if any(b.startswith("program:") for b in self.backends):
-            words += ["--program-format", self.program_format]
+        words += ["--program-format", self.program_format] * bool(self.program_format)
         return shlex.join(words)
 
 
