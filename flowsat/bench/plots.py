@@ -24,13 +24,15 @@ def draw_plots(table: Table, folder: Path) -> list[Path]:
     if any(others.values()):
         written.append(versus(folder / "versus-baseline.svg", table.baseline,
                               "other configurations", others))
-    backends = list(dict.fromkeys(c.split("/")[0] for c in table.configs))
-    if len(backends) >= 2:
-        a, b = backends[:2]
-        points = [(x, y) for p in table.puzzles if max(x := best(p, a), y := best(p, b)) < INF]
-        if points:
+    solvers = list(dict.fromkeys(map(solver, table.configs)))
+    if len(solvers) >= 2:
+        a = solvers[0]
+        series = {f"{b} vs {a}": [(x, y) for p in table.puzzles
+                                  if max(x := best(p, a), y := best(p, b)) < INF]
+                  for b in solvers[1:]}
+        if any(series.values()):
             written.append(versus(folder / "backends.svg", f"{a} (fastest configuration)",
-                                  f"{b} (fastest configuration)", {f"{b} vs {a}": points}))
+                                  "the others (fastest configuration each)", series))
     if any(e.finished for p in table.puzzles for e in p.entries.values()):
         written.append(by_size(folder / "time-by-size.svg", table))
     if table.symmetries:
@@ -45,9 +47,16 @@ def pairs(puzzles: list[PuzzleRow], x: str, y: str) -> Points:
             and p.entries[y].finished]
 
 
-def best(p: PuzzleRow, backend: str) -> float:
-    return min((e.median_s for c, e in p.entries.items() if c.split("/")[0] == backend),
-               default=INF)
+def solver(config: str) -> str:
+    """Whose configuration it is: its backend (`sat`, `astar`), or a solver program itself
+    (`program/NAME`), each program a solver of its own."""
+    backend = config.split("/")[0]
+    return config if backend == "program" else backend
+
+
+def best(p: PuzzleRow, name: str) -> float:
+    """The fastest median of the solver's configurations on the puzzle."""
+    return min((e.median_s for c, e in p.entries.items() if solver(c) == name), default=INF)
 
 
 def versus(path: Path, xlabel: str, ylabel: str, series: dict[str, Points]) -> Path:
