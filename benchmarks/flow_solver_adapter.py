@@ -9,7 +9,7 @@ puzzle's labels, `IMPOSSIBLE`, or `UNKNOWN` and why).
 
 (`--flow-solver`: default `flow_solver` on PATH; `-S`: Python starts without site packages.)
 
-flow_solver takes square boards up to 15x15 with at most 16 colors, named by the 2016 letters
+flow_solver takes square boards up to 14x14 with at most 16 colors, named by the 2016 letters
 (R B Y G O C M m P A W g T b c p); the adapter renames the puzzle's labels to those, runs
 `flow_solver -A FILE` (no animation: it prints the start, then the solved board, each cell the
 display character of its color, and `search successful|unsolvable|out of memory`), and maps the
@@ -30,7 +30,7 @@ from pathlib import Path
 # the 2016 program's colors: input letter -> the character its boards show without ANSI colors
 DISPLAY = {"R": "o", "B": "+", "Y": "@", "G": "*", "O": "x", "C": "%", "M": "?", "m": "v",
            "P": "^", "A": "=", "W": "~", "g": "-", "T": "$", "b": '"', "c": "&", "p": "."}
-MAX_SIZE = 15
+MAX_SIZE = 14  # its MAX_SIZE is 15, but a row of 15 and its newline overflow its line buffer
 RESULT = re.compile(r"^search (successful|unsolvable|out of memory)", re.MULTILINE)
 
 
