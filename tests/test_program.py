@@ -183,6 +183,7 @@ def test_bench_records_every_program_status_and_reports_them(tmp_path):
     report = (out / "report.md").read_text()
     assert "**Wrong answers**" in report and "the whole process" in report
     assert "| `program/wrong` | 0 | 0 | 0 | 0 | 2 |" in report  # solved .. errors, wrong
+    assert "- `program/table`: 1\u00d7 not in my table" in report  # gave up: UNKNOWN
 
 
 def test_configurations_of_programs_are_named_and_checked():

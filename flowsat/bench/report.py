@@ -167,7 +167,8 @@ def summary(table: Table, summaries: list[ConfigSummary]) -> list[str]:
         f"mean over the puzzles both finished of `{table.baseline}`'s time over this one's. "
         f"Solved and unsolvable count puzzles; timeouts, errors and wrong answers count runs.",
         "",
-        *table_head("configuration", "solved", "unsolvable", "timeouts", "errors", "wrong",
+        *table_head("configuration", "solved", "unsolvable", "timeouts / limits", "errors",
+                    "wrong",
                     "total (ms)", "CPU (ms)", "worst (ms)", f"speed-up vs `{table.baseline}`",
                     "wins"),
     ]
@@ -179,7 +180,18 @@ def summary(table: Table, summaries: list[ConfigSummary]) -> list[str]:
         lines.append(row(f"`{s.name}`", s.statuses["solved"], s.statuses["unsolvable"],
                          runs_by["timeout"] + runs_by["limit"], runs_by["error"], runs_by["wrong"],
                          ms(s.total_s), ms(s.total_cpu_s), worst, times(s.speedup), s.wins))
-    return [*lines, ""]
+    return [*lines, "", *gave_up(table)]
+
+
+def gave_up(table: Table) -> list[str]:
+    """Why solver programs gave up (`UNKNOWN`: status limit), counted by reason."""
+    reasons = Counter((r["config"], r["error"]) for p in table.puzzles
+                      for e in p.entries.values() for r in e.runs
+                      if r["status"] == "limit" and r.get("backend") == "program")
+    if not reasons:
+        return []
+    return ["Solver programs that gave up (`UNKNOWN`, counted as limits), runs by reason:", "",
+            *(f"- `{c}`: {n}{X} {why}" for (c, why), n in reasons.most_common()), ""]
 
 
 def agreement(table: Table) -> list[str]:
