@@ -1,8 +1,8 @@
 """Running an outside program with a deadline, as a process group of its own.
 
 The program starts in a new session, so the group holds it and everything it starts (a shell's
-pipeline, an adapter's solver). Past its deadline, and whenever flowsat stops while it runs
-(Ctrl-C, SIGTERM, an exception), the whole group is killed and waited for: no orphans. While a
+pipeline, an adapter's solver). When it exits, past its deadline, and whenever flowsat stops
+while it runs (Ctrl-C, SIGTERM, an exception), the whole group is killed: no orphans. While a
 program runs, a SIGTERM that would have killed flowsat outright ends it as `SystemExit(143)`,
 so that this cleanup (and any temporary folder's) happens first.
 """
@@ -11,18 +11,22 @@ from __future__ import annotations
 
 import contextlib
 import os
+import resource
 import shutil
 import signal
 import subprocess
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from flowsat.result import UsageError
 
 TERMINATED = 128 + signal.SIGTERM  # the exit status of a process ended by SIGTERM
+MAX_OUTPUT = 16 * 2**20  # bytes of output a program may write: far more than any board
 
 
 @dataclass
@@ -53,24 +57,34 @@ def check_program(argv: list[str], what: str = "program") -> None:
 def run_program(argv: list[str], stdin: Path | None = None,
                 timeout: float | None = None) -> Finished:
     """Run the program to its end or its deadline, its standard input read from the file
-    `stdin` (else nothing: a file, not a pipe, so a program that does not read it is fine)."""
-    with terminate_as_exit(), open(stdin or os.devnull, "rb") as source:
+    `stdin` (else nothing). Its output goes to files, never to memory: each may grow to
+    `MAX_OUTPUT` bytes (past that the program gets SIGXFSZ), and that much is read back."""
+    with (terminate_as_exit(), tempfile.TemporaryDirectory(prefix="flowsat-run-") as folder,
+          open(stdin or os.devnull, "rb") as source, open(Path(folder, "out"), "w+b") as out,
+          open(Path(folder, "err"), "w+b") as err):
         start = time.perf_counter()
-        process = subprocess.Popen(argv, stdin=source, stdout=subprocess.PIPE,
-                                   stderr=subprocess.PIPE, text=True, errors="replace",
-                                   start_new_session=True)
+        process = subprocess.Popen(argv, stdin=source, stdout=out, stderr=err,
+                                   start_new_session=True, preexec_fn=limit_output)
         timed_out = False
         try:
-            try:
-                out, err = process.communicate(timeout=timeout)
-            except subprocess.TimeoutExpired:
-                timed_out = True
-                kill_group(process)
-                out, err = process.communicate()
+            process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            timed_out = True
         finally:
             kill_group(process)  # what the program left running, or everything on the way out
-        return Finished(process.returncode, out, err, timed_out,
-                        round(time.perf_counter() - start, 6))
+        seconds = round(time.perf_counter() - start, 6)
+        return Finished(process.returncode, text(out), text(err), timed_out, seconds)
+
+
+def limit_output() -> None:
+    """In the program's process, before it starts: files it writes stop at MAX_OUTPUT."""
+    resource.setrlimit(resource.RLIMIT_FSIZE, (MAX_OUTPUT, MAX_OUTPUT))
+
+
+def text(file: BinaryIO) -> str:
+    """What the program wrote to the file, as text (undecodable bytes replaced)."""
+    file.seek(0)
+    return file.read(MAX_OUTPUT).decode("utf-8", errors="replace")
 
 
 def kill_group(process: subprocess.Popen) -> None:

@@ -83,6 +83,8 @@ def test_each_failure_gets_its_status():
                            "something went wrong")
     segfault = solve(p, program("segfault"))
     assert segfault.status == "error" and "killed by SIGSEGV" in segfault.error
+    endless = solve(p, "program:yes")  # output past MAX_OUTPUT: stopped, never all in memory
+    assert endless.status == "error" and "killed by SIGXFSZ" in endless.error
     assert solve(puzzle(CROSSING), program("impossible")).status == "unsolvable"
     unknown = solve(puzzle(CROSSING), program("table"))
     assert (unknown.status, unknown.error) == ("limit", "not in my table")
