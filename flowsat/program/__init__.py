@@ -16,7 +16,7 @@ import shlex
 import tempfile
 from pathlib import Path
 
-from flowsat.process import check_program, run_program
+from flowsat.process import Finished, check_program, run_program
 from flowsat.program.answer import Unreadable, Untraceable, read_answer, shorten, trace
 from flowsat.puzzle.formats import puzzle_text
 from flowsat.puzzle.model import Puzzle
@@ -32,32 +32,41 @@ FILE = "{file}"
 def solve(puzzle: Puzzle, *, command: str, program_format: str = "numberlink",
           allow_self_touch: bool = False, timeout: float | None = None) -> Result:
     """The program's answer to the puzzle, traced into paths (checked by `flowsat.solve`)."""
-    argv = program_argv(command, program_format)
-    config = {"program_format": program_format}  # the command is in the backend's name
+    ran = run(puzzle, program_argv(command, program_format), program_format, timeout)
+    result = verdict(puzzle, ran, allow_self_touch)
+    result.stats = {"total_s": ran.seconds, "exit_status": ran.returncode}
+    result.config = {"program_format": program_format}  # the command is in the backend's name
+    return result
+
+
+def run(puzzle: Puzzle, argv: list[str], program_format: str,
+        timeout: float | None) -> Finished:
+    """The program run on the puzzle, written to a temporary file that is its standard input
+    or stands where `{file}` is in its command."""
     with tempfile.TemporaryDirectory(prefix="flowsat-program-") as folder:
         file = Path(folder, "puzzle.txt")
         file.write_text(puzzle_text(puzzle, program_format), encoding="utf-8")
-        if FILE in command:
-            argv = [word.replace(FILE, str(file)) for word in argv]
-        ran = run_program(argv, None if FILE in command else file, timeout)
-    stats = {"total_s": ran.seconds, "exit_status": ran.returncode}
+        named = [word.replace(FILE, str(file)) for word in argv]
+        return run_program(named, None if named != argv else file, timeout)
+
+
+def verdict(puzzle: Puzzle, ran: Finished, allow_self_touch: bool) -> Result:
+    """What the run says: its answer with the paths traced, or how it failed."""
     if ran.timed_out:
-        return Result("timeout", stats=stats, config=config,
-                      error=f"no answer after {timeout:g} s: the program was killed")
+        return Result("timeout", error=f"no answer after {ran.seconds:.3g} s: the program "
+                                       f"was killed")
     if ran.returncode < 0:
-        return Result("error", stats=stats, config=config, error=failure(ran.how(), ran.stderr))
+        return Result("error", error=failure(ran.how(), ran.stderr))
     try:
         answer = read_answer(ran.stdout, puzzle)
     except Unreadable as err:
-        return Result("error", stats=stats, config=config,
-                      error=failure(f"{ran.how()}, no answer: {err}", ran.stderr))
+        return Result("error", error=failure(f"{ran.how()}, no answer: {err}", ran.stderr))
     if answer.status != "solved":
-        return Result(answer.status, stats=stats, config=config, error=answer.reason)
+        return Result(answer.status, error=answer.reason)
     try:
-        paths = trace(puzzle, answer.rows, allow_self_touch)
+        return Result("solved", trace(puzzle, answer.rows, allow_self_touch))
     except Untraceable as err:
-        return Result("wrong", stats=stats, config=config, error=f"{err}: {shorten(ran.stdout)}")
-    return Result("solved", paths, stats=stats, config=config)
+        return Result("wrong", error=f"{err}: {shorten(ran.stdout)}")
 
 
 def program_argv(command: str, program_format: str = "numberlink") -> list[str]:
