@@ -250,3 +250,17 @@ def test_program_format_without_a_program_is_a_usage_error(tmp_path):
     result = run_cli("bench", FLOW5, "--backends", "sat", "--program-format", "grid",
                      "--out", str(tmp_path))
     assert result.exit_code == 2 and "applies to program" in result.output
+
+
+def test_sigterm_of_a_bench_kills_the_program_its_worker_runs(tmp_path):
+    """The bench stops its workers with SIGTERM first: a worker then kills its program's
+    group and removes its files before it ends."""
+    pids = tmp_path / "pids"
+    bench = subprocess.Popen([sys.executable, "-m", "flowsat", "bench", FLOW5, "--backends",
+                              named("hang", "hang", str(pids), "{file}"), "--timeout", "60",
+                              "--out", str(tmp_path / "bench")],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    leader, child, file = wait_for(pids, 30).split()
+    bench.send_signal(signal.SIGTERM)
+    assert bench.wait(10) == 130
+    assert gone(int(leader)) and gone(int(child)) and not Path(file).parent.exists()
