@@ -54,6 +54,9 @@ PngTarget = Annotated[Path | None, typer.Option(
 Repeat = Annotated[int, typer.Option(min=1, help="Runs of each configuration.")]
 RunTimeout = Annotated[float, typer.Option(min=0.001, help="Seconds a run.")]
 Workers = Annotated[int, typer.Option(min=1, help="Worker processes at once.")]
+Cluster = Annotated[str | None, typer.Option(
+    metavar="ADDRESS|local:N", help="Run on a Dask cluster (needs flowsat[cluster]): a "
+    "scheduler's address, e.g. tcp://host:8786, or local:N for N worker processes here.")]
 Resume = Annotated[bool, typer.Option(
     "--resume", help="Go on with DIR's results: run only what is not there yet.")]
 MaxCells = Annotated[int, typer.Option(min=1, help="Refuse boards with more cells.")]
@@ -305,6 +308,7 @@ def generate(
     max_nodes: Annotated[int | None, typer.Option(
         min=1, help="Best-first states the rating may expand (default 50000).")] = None,
     workers: Annotated[int, typer.Option(min=1, help="Worker processes.")] = 1,
+    cluster: Cluster = None,
     resume: Annotated[bool, typer.Option(
         "--resume", help="Skip the seeds whose file the manifest already lists.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No line a puzzle.")] = False,
@@ -318,6 +322,7 @@ def generate(
                        timeout=timeout, **{k: v for k, v in budgets.items() if v is not None})
         if (manifest or resume) and not out:
             raise UsageError("--manifest and --resume go with --out")
+        cluster_option(cluster, workers)
     except UsageError as err:
         usage_error(err)
     if seed is None:
@@ -327,20 +332,24 @@ def generate(
     seeds = [s for s in range(seed, seed + count) if not (
         resume and out / file_name(wanted.width, wanted.height, s) in book)]
     worst = 0
-    with progress_bar(len(seeds), "generating", sys.stderr.isatty() and not quiet) as advance:
-        for outcome in make_all(wanted, seeds, workers, rated=book is not None):
-            advance()
-            made, rating = outcome.made, outcome.rating
-            if made is None:
-                typer.echo(f"flowsat: seed {outcome.seed}: {outcome.failure}", err=True)
-                worst = max(worst, EXIT[outcome.kind])
-            elif book is None:
-                typer.echo(puzzle_text(made.puzzle, fmt.value))
-            else:
-                path = save(made, rating, wanted, out, book, fmt.value)
-                if not quiet:
-                    typer.echo(f"{path}: {made.puzzle.size}, {len(made.solution)} colors, "
-                               f"{rating.tier} ({rating.score}), made in {made.seconds} s")
+    try:
+        with progress_bar(len(seeds), "generating", sys.stderr.isatty() and not quiet) as advance:
+            for outcome in make_all(wanted, seeds, workers, rated=book is not None,
+                                    cluster=cluster):
+                advance()
+                made, rating = outcome.made, outcome.rating
+                if made is None:
+                    typer.echo(f"flowsat: seed {outcome.seed}: {outcome.failure}", err=True)
+                    worst = max(worst, EXIT[outcome.kind])
+                elif book is None:
+                    typer.echo(puzzle_text(made.puzzle, fmt.value))
+                else:
+                    path = save(made, rating, wanted, out, book, fmt.value)
+                    if not quiet:
+                        typer.echo(f"{path}: {made.puzzle.size}, {len(made.solution)} colors, "
+                                   f"{rating.tier} ({rating.score}), made in {made.seconds} s")
+    except UsageError as err:  # the cluster cannot be reached
+        usage_error(err)
     raise typer.Exit(worst)
 
 
@@ -562,6 +571,18 @@ def names(text: str | None) -> list[str] | None:
     return [n.strip() for n in text.split(",") if n.strip()] if text else None
 
 
+def cluster_option(cluster: str | None, workers: int) -> None:
+    """A --cluster value that names a cluster, and no --workers beside it."""
+    if cluster is None:
+        return
+    from flowsat.bench.cluster import check
+
+    check(cluster)
+    if workers != 1:
+        raise UsageError("--workers is for the local pool: with --cluster, the cluster's "
+                         "workers run the runs")
+
+
 def interrupt(*_: object) -> None:
     raise KeyboardInterrupt
 
@@ -591,6 +612,7 @@ def bench(
     repeat: Repeat = 1,
     timeout: RunTimeout = 60.0,
     workers: Workers = 1,
+    cluster: Cluster = None,
     out: Annotated[Path, typer.Option(help="Folder of the results and the report.")
                    ] = Path("bench-out"),
     resume: Resume = False,
@@ -608,7 +630,7 @@ def bench(
              "program_format": program_format and program_format.value}
     settings = Settings([str(p) for p in paths], symmetries=symmetries.value, repeat=repeat,
                         timeout=timeout, workers=workers, out=str(out), baselines=baselines,
-                        allow_self_touch=allow_self_touch,
+                        allow_self_touch=allow_self_touch, cluster=cluster,
                         **{k: v for k, v in given.items() if v})
     sweep(settings, paths, max_cells, resume, write_report)
 
@@ -624,6 +646,7 @@ def sweep(settings, paths: list[Path], max_cells: int, resume: bool,
     out = Path(settings.out)
     terminate = signal.signal(signal.SIGTERM, interrupt)  # a kill ends the bench as Ctrl-C
     try:
+        cluster_option(settings.cluster, settings.workers)
         if not puzzles:
             raise UsageError("no puzzle to run")
         statuses = bench(settings, puzzles, resume=resume, argv=sys.argv)
@@ -658,6 +681,7 @@ def experiment(
     repeat: Repeat = 3,
     timeout: RunTimeout = 60.0,
     workers: Workers = 1,
+    cluster: Cluster = None,
     out: Annotated[Path, typer.Option(help="Folder of the results and the reports.")
                    ] = Path("results/encodings"),
     resume: Resume = False,
@@ -675,7 +699,7 @@ def experiment(
     try:
         settings = experiment_settings([str(p) for p in paths], names(encodings),
                                        names(solvers), repeat=repeat, timeout=timeout,
-                                       workers=workers, out=str(out))
+                                       workers=workers, out=str(out), cluster=cluster)
     except UsageError as err:
         usage_error(err)
     sweep(settings, paths, max_cells, resume,

@@ -31,13 +31,14 @@ from tests.conftest import PUZZLES, ROOT, ZUCKER, needs_shared
 EXAMPLES = PUZZLES / "examples"
 FLOW5 = str(EXAMPLES / "flow_5x5.txt")
 FIELDS = {"file", "index", "name", "rows", "cols", "colors", "symmetry", "config", "backend",
-          "options", "repeat", "status", "time_s", "wall_s", "cpu_s", "stats", "error", "load"}
+          "options", "repeat", "status", "time_s", "wall_s", "cpu_s", "stats", "error", "load",
+          "host", "machine"}
 ONE_SAT = ["--encodings", "edges-binary", "--solvers", "cadical195", "--no-baselines"]
 
 
 @pytest.fixture
 def test_backends(monkeypatch):
-    for name in ("hang", "dies", "raises", "naps", "astar"):
+    for name in ("hang", "dies", "raises", "naps", "slow", "astar"):
         monkeypatch.setitem(BACKENDS, name, f"tests.bench_backends.{name}")
 
 

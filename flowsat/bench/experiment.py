@@ -206,4 +206,5 @@ def command(settings: dict[str, Any]) -> str:
              "--solvers", ",".join(settings["solvers"]), "--repeat", str(settings["repeat"]),
              "--timeout", f"{settings['timeout']:g}", "--workers", str(settings["workers"]),
              "--out", settings["out"]]
+    words += ["--cluster", settings["cluster"]] if settings.get("cluster") else []
     return shlex.join(words)

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import os
 import platform
+import socket
 import subprocess
 from datetime import UTC, datetime
+from functools import cache
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -24,6 +26,14 @@ def environment() -> dict[str, Any]:
         "flowsat": flowsat.__version__, "git": git_state(), "packages": versions(),
         "load_average": load_average(),
     }
+
+
+@cache
+def where() -> dict[str, str]:
+    """The host a run ran on and its machine (CPU, cores, memory), for every record: timings
+    from different machines are not comparable."""
+    return {"host": socket.gethostname(),
+            "machine": f"{cpu_model()}, {os.cpu_count()} cores, {memory_gib()} GiB"}
 
 
 def now() -> str:

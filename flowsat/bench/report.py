@@ -88,7 +88,8 @@ def markdown(table: Table, meta: dict, records: list[dict], ref: dict, figures: 
         "Reproduce (from the folder it was run in):", "",
         f"    {meta.get('command', 'flowsat bench ...')}", "",
         *machine(meta, records),
-        *configurations(table, records), *summary(table, summaries), *agreement(table),
+        *configurations(table, records), *summary(table, summaries),
+        *by_machine(records, table), *agreement(table),
         *per_puzzle_times(table, ref), *per_puzzle_work(table, ref),
         *orientations(table, summaries), *reference_notes(table, ref),
         *hardest(table, folder if figures else None,
@@ -105,6 +106,10 @@ def machine(meta: dict, records: list[dict]) -> list[str]:
     packages = ", ".join(f"{k} {v}" for k, v in env.get("packages", {}).items() if v)
     loads = [r["load"] for r in records if r.get("load") is not None]
     highest = max(loads, default=None)
+    hosts = machines(records)  # loads against these cores: one machine only
+    pool = f"on the Dask cluster `{settings['cluster']}` (the machine above is the one that " \
+        f"recorded the runs)" if settings.get("cluster") else \
+        f"{settings.get('workers', '?')} worker(s)"
     lines = [
         "## Machine and settings", "",
         f"- {env.get('cpu', '?')}, {env.get('cores', '?')} cores, "
@@ -115,16 +120,23 @@ def machine(meta: dict, records: list[dict]) -> list[str]:
         f"- load average (1 min) while running: median {number_2(median(loads))}, "
         f"highest {number_2(highest)}"
         + (" (above the number of cores: runs waited for a core, whoever's work it was)"
-           if highest is not None and highest > (env.get("cores") or 1) else ""),
-        f"- timeout {settings.get('timeout', '?')} s a run; {settings.get('workers', '?')} "
-        f"worker(s); self-touch {'allowed' if settings.get('allow_self_touch') else 'forbidden'}",
+           if highest is not None and highest > (env.get("cores") or 1) and len(hosts) < 2
+           else ""),
+        f"- timeout {settings.get('timeout', '?')} s a run; {pool}; "
+        f"self-touch {'allowed' if settings.get('allow_self_touch') else 'forbidden'}",
         "- time: the backend's own time to answer (`total_s`: encoding and solving; not the "
         "checker, not the worker's start, not a first warm-up solve of each configuration); "
         "per puzzle, the median over its repeats and orientations",
         *whole_process(records),
     ]
+    if len(hosts) > 1:
+        lines.append(f"- **runs on {len(hosts)} machines**: the tables below mix their times; "
+                     f"*By machine* gives each machine's alone")
+    elif hosts:
+        host, first = next(iter(hosts.items()))
+        lines.append(f"- runs on {host} ({first[0]['machine']})")
     workers, cores = settings.get("workers", 1), env.get("cores") or 1
-    if workers > cores:
+    if workers > cores and not settings.get("cluster"):
         lines.append(f"- **warning**: {workers} workers on {cores} cores: runs competed for "
                      f"the cores, so these timings are not comparable with other runs")
     return [*lines, ""]
@@ -192,6 +204,44 @@ def gave_up(table: Table) -> list[str]:
         return []
     return ["Solver programs that gave up (`UNKNOWN`, counted as limits), runs by reason:", "",
             *(f"- `{c}`: {n}{X} {why}" for (c, why), n in reasons.most_common()), ""]
+
+
+def machines(records: list[dict]) -> dict[str, list[dict]]:
+    """The runs of each host, of those that name one (not runs lost with their cluster
+    worker, nor those recorded before runs named their host)."""
+    found: dict[str, list[dict]] = {}
+    for r in records:
+        if r.get("host"):
+            found.setdefault(r["host"], []).append(r)
+    return found
+
+
+def by_machine(records: list[dict], table: Table) -> list[str]:
+    """With runs on several machines, the summary of each machine's runs alone: its totals
+    and its speed-ups against the baseline, ratios that never compare two machines."""
+    hosts = machines(records)
+    if len(hosts) < 2:
+        return []
+    lines = ["## By machine", "",
+             f"The runs ran on {len(hosts)} machines; the tables above take each puzzle's "
+             f"median over runs from all of them. Here each machine's runs alone: its total "
+             f"over the puzzles every configuration finished there, and speed-ups against "
+             f"`{table.baseline}` measured there.", ""]
+    for host, mine in hosts.items():
+        here = tabulate(mine, table.configs, table.baseline)
+        loads = [r["load"] for r in mine if r.get("load") is not None]
+        lines += [f"### {host} ({mine[0]['machine']})", "",
+                  f"{len(mine)} runs, {len(here.common)} puzzles every configuration "
+                  f"finished here; load average (1 min) median {number_2(median(loads))}, "
+                  f"highest {number_2(max(loads, default=None))}.", "",
+                  *table_head("configuration", "runs", "total (ms)", "CPU (ms)",
+                              f"speed-up vs `{here.baseline}`")]
+        for s in map(here.summary, here.configs):
+            runs = sum(len(p.entries[s.name].runs) for p in here.puzzles if s.name in p.entries)
+            lines.append(row(f"`{s.name}`", runs, ms(s.total_s), ms(s.total_cpu_s),
+                             times(s.speedup)))
+        lines.append("")
+    return lines
 
 
 def agreement(table: Table) -> list[str]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shlex
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -14,11 +15,11 @@ from flowsat.bench.configs import (
     configurations,
     default_baseline,
 )
-from flowsat.bench.meta import environment, load_average, now
-from flowsat.bench.plan import plan, record_key
+from flowsat.bench.meta import environment, load_average, now, where
+from flowsat.bench.plan import Run, plan, record_key
 from flowsat.bench.progress import Progress
 from flowsat.bench.records import append, open_results, read_meta, read_records, write_meta
-from flowsat.bench.workers import run_all
+from flowsat.bench.workers import Outcome, run_all
 from flowsat.puzzle import Puzzle
 from flowsat.result import UsageError
 from flowsat.solve import blame, standalone_backends
@@ -42,6 +43,7 @@ class Settings:
     allow_self_touch: bool = False
     baselines: bool = True
     program_format: str | None = None  # how solver programs get the puzzle, default numberlink
+    cluster: str | None = None  # a Dask scheduler's address, or local:N
 
     def configs(self) -> list[Config]:
         return configurations(self.backends, self.encodings, self.solvers, self.baselines,
@@ -56,6 +58,7 @@ class Settings:
         words += ["--symmetries", self.symmetries, "--repeat", str(self.repeat),
                   "--timeout", f"{self.timeout:g}", "--workers", str(self.workers),
                   "--out", self.out]
+        words += ["--cluster", self.cluster] if self.cluster else []
         words += ["--allow-self-touch"] * self.allow_self_touch + ["--no-baselines"] * (
             not self.baselines)
         words += ["--program-format", self.program_format] * bool(self.program_format)
@@ -80,10 +83,13 @@ def bench(settings: Settings, puzzles: list[Puzzle], *, resume: bool = False,
     statuses: Counter[str] = Counter()
     try:
         with open_results(folder) as out, Progress(len(todo), progress) as shown:
-            for run, got in run_all(todo, settings.workers, settings.timeout,
-                                    settings.allow_self_touch):
+            for run, got in runs(settings, todo):
+                if run.key in done:  # a run a cluster gave back twice is counted once
+                    continue
+                done.add(run.key)
                 load = load_average()
-                append(out, run.describe() | got | {"load": load[0] if load else None})
+                append(out, run.describe() | where() | {"load": load[0] if load else None}
+                       | got)
                 shown.advance(got["status"])
                 failed = blame(got["status"], run.config.backend) == "program"
                 statuses["program" if failed else got["status"]] += 1
@@ -93,6 +99,17 @@ def bench(settings: Settings, puzzles: list[Puzzle], *, resume: bool = False,
                                     complete=sum(statuses.values()) == len(todo))
         write_meta(folder, meta)
     return statuses
+
+
+def runs(settings: Settings, todo: list[Run]) -> Iterator[tuple[Run, Outcome]]:
+    """Each run with its outcome as it ends: on the local pool, or on a Dask cluster (where
+    the outcome says where it ran)."""
+    if settings.cluster:
+        from flowsat.bench import cluster
+
+        return cluster.run_all(todo, settings.cluster, settings.timeout,
+                               settings.allow_self_touch)
+    return run_all(todo, settings.workers, settings.timeout, settings.allow_self_touch)
 
 
 def start(folder: Path, settings: Settings, configs: list[Config], resume: bool,

@@ -1,4 +1,5 @@
-"""A generating run: what to make (`Order`), made seed by seed, in worker processes or not.
+"""A generating run: what to make (`Order`), made seed by seed, in worker processes, on a Dask
+cluster, or here.
 
 Puzzle k of a run with seed S is made from seed S + k alone, so a run can be split, resumed
 or spread over processes and still give the same files; each is rated where it is made.
@@ -94,11 +95,18 @@ def make_one(order: Order, seed: int, rated: bool = True) -> Outcome:
     return Outcome(seed, made, rating)
 
 
-def make_all(order: Order, seeds: Iterable[int], workers: int = 1,
-             rated: bool = True) -> Iterator[Outcome]:
+def make_all(order: Order, seeds: Iterable[int], workers: int = 1, rated: bool = True,
+             cluster: str | None = None) -> Iterator[Outcome]:
     """Each seed's outcome, in the order of the seeds, as soon as it and those before it
-    are done."""
+    are done; on a Dask cluster (see `flowsat.bench.cluster`) when one is given."""
     work = partial(make_one, order, rated=rated)
+    if cluster:
+        from flowsat.bench.cluster import in_order
+
+        for seed, got in in_order(cluster, work, seeds):
+            yield got if isinstance(got, Outcome) else Outcome(
+                seed, failure=f"on the cluster: {type(got).__name__}: {got}", kind="internal")
+        return
     if workers == 1:
         yield from map(work, seeds)
         return

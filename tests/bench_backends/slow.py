@@ -1,0 +1,12 @@
+"""Takes 0.3 s, then gives up (status `limit`): long enough to be caught mid-run."""
+
+import time
+
+from flowsat.result import Result
+
+OPTIONS = ()
+
+
+def solve(puzzle, *, allow_self_touch=False, timeout=None):
+    time.sleep(0.3)
+    return Result("limit", stats={"nodes": puzzle.width * puzzle.height})
