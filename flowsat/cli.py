@@ -24,7 +24,7 @@ from flowsat.puzzle import (
     read_puzzles,
     solution_grid,
 )
-from flowsat.render.text import draw, summary
+from flowsat.render.text import draw, rule_note, summary
 from flowsat.result import Result, UsageError, error_record, to_record
 from flowsat.solve import BACKENDS, blame, takes
 from flowsat.solve import solve as solve_puzzle
@@ -159,7 +159,7 @@ def solve(
     no_autosort: Annotated[bool, typer.Option(
         "--no-autosort", help="astar: try colors on ties in reading order.")] = False,
     order: Annotated[str | None, typer.Option(
-        help="astar: move the colors in this order (letters).")] = None,
+        help="astar: move the colors in this order (their labels).")] = None,
     random_order: Annotated[int | None, typer.Option(
         help="astar: shuffle the color order with this seed.")] = None,
     hint: Annotated[Path | None, typer.Option(
@@ -196,20 +196,20 @@ def solve(
     for file in files:
         for item in read_puzzles(file, max_cells):
             if isinstance(item, PuzzleError):
-                report_error(item, fmt, backend)
+                report_error(item, fmt, backend, allow_self_touch)
                 worst = max(worst, EXIT["input"])
                 continue
             replay = Replay(item, delay=delay, fast=fast, color=color,
                             show_cycles=show_cycles) if replaying else None
             result = run_one(item, backend, options, allow_self_touch, timeout, replay)
             if isinstance(result, PuzzleError):  # a --hint file that does not fit the puzzle
-                report_error(result, fmt, backend)
+                report_error(result, fmt, backend, allow_self_touch)
                 worst = max(worst, EXIT["input"])
                 continue
             solution = result.paths if result.status == "solved" else None
             if replay:
                 replay.play(solution)
-            emit(item, result, backend, fmt, color, quiet)
+            emit(item, result, backend, fmt, color, quiet, allow_self_touch)
             if pics:
                 save(pics, item, solution)
             worst = max(worst, EXIT[blame(result.status, backend) or result.status])
@@ -431,7 +431,8 @@ def check_unique(
         if fmt is Format.json:
             typer.echo(json.dumps(found.record(item), separators=(",", ":")))
         else:
-            typer.echo(f"{item.name}: {found.verdict}")
+            typer.echo(f"{item.name}: {found.verdict}"
+                       f"{rule_note(found.verdict, allow_self_touch)}")
             if found.verdict == "multiple" and not quiet:
                 for paths in found.solutions:
                     typer.echo(draw(item, paths, color) + "\n", color=color)
@@ -492,13 +493,15 @@ def run_one(puzzle: Puzzle, backend: str, options: dict, allow_self_touch: bool,
 
 
 def emit(puzzle: Puzzle, result: Result, backend: str, fmt: SolveFormat, color: bool,
-         quiet: bool) -> None:
+         quiet: bool, allow_self_touch: bool) -> None:
     if fmt is SolveFormat.json:
-        typer.echo(json.dumps(to_record(puzzle, result, backend), separators=(",", ":")))
+        typer.echo(json.dumps(to_record(puzzle, result, backend,
+                                        allow_self_touch=allow_self_touch),
+                              separators=(",", ":")))
     elif fmt is SolveFormat.rows:
         typer.echo(answer_rows(puzzle, result))
     else:
-        typer.echo(summary(puzzle, result, backend))
+        typer.echo(summary(puzzle, result, backend, allow_self_touch))
         if result.status == "solved" and not quiet:
             typer.echo(draw(puzzle, result.paths, color) + "\n", color=color)
     sys.stdout.flush()
@@ -554,10 +557,12 @@ def input_error(err: Exception | str) -> NoReturn:
     raise typer.Exit(EXIT["input"])
 
 
-def report_error(err: PuzzleError, fmt: SolveFormat, backend: str) -> None:
+def report_error(err: PuzzleError, fmt: SolveFormat, backend: str,
+                 allow_self_touch: bool) -> None:
     typer.echo(str(err), err=True)
     if fmt is SolveFormat.json:
-        typer.echo(json.dumps(error_record(err.file, err.index, str(err), backend),
+        typer.echo(json.dumps(error_record(err.file, err.index, str(err), backend,
+                                           allow_self_touch=allow_self_touch),
                               separators=(",", ":")))
 
 

@@ -28,12 +28,18 @@ class UsageError(ValueError):
     """A backend option that cannot work (unknown solver, unknown encoding, ...)."""
 
 
-def to_record(puzzle: Puzzle, result: Result, backend: str) -> dict[str, Any]:
-    """The JSON object of one answer: file, index, status, backend, grid, paths, stats, ..."""
+def rules(allow_self_touch: bool) -> dict[str, bool]:
+    """The rules a puzzle was answered under, as every JSON record states them."""
+    return {"self_touch": allow_self_touch}
+
+
+def to_record(puzzle: Puzzle, result: Result, backend: str, *,
+              allow_self_touch: bool) -> dict[str, Any]:
+    """The JSON object of one answer: file, index, status, backend, rules, grid, paths, ..."""
     solved = result.status == "solved" and result.paths is not None
     return {
         "file": puzzle.file, "index": puzzle.index, "status": result.status, "backend": backend,
-        "encoding": result.config.get("encoding"), "solver": result.config.get("solver"),
+        "rules": rules(allow_self_touch), "encoding": result.config.get("encoding"), "solver": result.config.get("solver"),
         "grid": solution_grid(puzzle, result.paths) if solved else list(puzzle.rows),
         "paths": {c: [list(cell) for cell in path] for c, path in result.paths.items()}
         if solved else None,
@@ -41,8 +47,9 @@ def to_record(puzzle: Puzzle, result: Result, backend: str) -> dict[str, Any]:
     }
 
 
-def error_record(file: str, index: int | None, message: str, backend: str) -> dict[str, Any]:
+def error_record(file: str, index: int | None, message: str, backend: str, *,
+                 allow_self_touch: bool) -> dict[str, Any]:
     """The JSON object for an input that could not be read as a puzzle."""
     return {"file": file, "index": index, "status": "error", "backend": backend,
-            "encoding": None, "solver": None, "grid": None, "paths": None, "stats": {},
+            "rules": rules(allow_self_touch), "encoding": None, "solver": None, "grid": None, "paths": None, "stats": {},
             "error": message}

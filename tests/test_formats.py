@@ -28,12 +28,52 @@ def located(err: PuzzleError) -> tuple[int, int]:
     return err.line, err.col
 
 
-def test_grid_format_letters_digits_and_other_characters(tmp_path):
-    (p,) = read(tmp_path, "R.G1\n_-B.\n1 RG\n..B#\n")
-    assert p.rows == ("R.G1", "..B.", "1.RG", "..B.")
+def test_grid_format_every_printable_character_but_the_dot_is_a_label(tmp_path):
+    (p,) = read(tmp_path, "R.G1\n_-B.\n1_RG\n-.B#\n#...\n")
+    assert p.rows == ("R.G1", "_-B.", "1_RG", "-.B#", "#...")
     assert p.dots == {"R": ((0, 0), (2, 2)), "G": ((0, 2), (2, 3)), "1": ((0, 3), (2, 0)),
-                      "B": ((1, 2), (3, 2))}
-    assert (p.width, p.height, p.format, p.index) == (4, 4, "grid", 1)
+                      "_": ((1, 0), (2, 1)), "-": ((1, 1), (3, 0)), "B": ((1, 2), (3, 2)),
+                      "#": ((3, 3), (4, 0))}
+    assert (p.width, p.height, p.format, p.index) == (4, 5, "grid", 1)
+
+
+@pytest.mark.parametrize("numberlink", [False, True])
+def test_all_93_labels_in_both_formats(tmp_path, numberlink):
+    labels = "".join(chr(c) for c in range(0x21, 0x7F) if chr(c) != ".")
+    rows = [labels, labels[::-1]]
+    text = "\n".join([f"{len(labels)} 2", *rows] if numberlink else rows) + "\n"
+    (p,) = read(tmp_path, text)
+    assert len(p.colors) == 93 and set(p.colors) == set(labels)
+    assert all(p.dots[ch] == ((0, k), (1, 92 - k)) for k, ch in enumerate(labels))
+
+
+def test_a_hash_is_a_label_inside_a_numberlink_board_and_a_comment_outside(tmp_path):
+    text = "# note\n3 3\n#.#\n# #\n..!\n# after\n\n2 2\n##\n..\n0 0\n"
+    items = read(tmp_path, text)
+    assert isinstance(items[0], PuzzleError)  # '# #' is a row here, and a space is no cell
+    assert located(items[0]) == (4, 2) and "U+0020 a space" in items[0].message
+    text = "# note\n3 3\n#.#\n!..\n..!\n# after\n\n2 2\n##\n..\n0 0\n"
+    first, second = read(tmp_path, text)
+    assert first.rows == ("#.#", "!..", "..!") and second.rows == ("##", "..")
+    assert first.dots["#"] == ((0, 0), (0, 2)) and first.dots["!"] == ((1, 0), (2, 2))
+
+
+@pytest.mark.parametrize(("content", "where", "named"), [
+    ("A.\u00e9A\n\u00e9...\n", (1, 3), "U+00E9 'é'"),
+    ("A..A\nB\x01.B\n", (2, 2), "U+0001 a control character"),
+    ("A..A\nB\t.B\n", (2, 2), "U+0009 a tab"),
+    ("A. A\nB..B\n", (1, 3), "U+0020 a space"),
+    ("A..A \nB..B \n", (1, 5), "U+0020 a space"),  # never read as a narrower board
+    ("A..A\rB..B\n", (1, 5), "U+000D a carriage return"),  # only a CRLF's CR ends a line
+    ("A..A\x0cB..B\n", (1, 5), "U+000C a control character"),
+    ("4 2\nA..A\nB.\u2028B\n", (3, 3), "U+2028 a line separator"),
+    ("4 2\nA..A\nB..\u0392\n", (3, 4), "U+0392 'Β'"),  # a Greek capital beta, not a B
+])
+def test_a_character_that_is_no_cell_is_named_where_it_is(tmp_path, content, where, named):
+    err = only_error(read(tmp_path, content))
+    assert located(err) == where
+    assert err.message.startswith(f"{named} is not a cell")
+    assert "\n" not in str(err)
 
 
 def test_crlf_and_trailing_blank_lines_are_fine(tmp_path):
@@ -72,8 +112,9 @@ def test_numberlink_file_ends_at_end_of_file(tmp_path):
     (b"A.A\n\xff\xfe\n", (2, 1), "not UTF-8"),
     (b"A.B\n..\nB.A\n", (2, 3), "row has 2 cells, the first row has 3"),
     (b"A.B\n....\nB.A\n", (2, 4), "row has 4 cells"),
-    (b"A.B\n...\nB.C\n", (1, 1), "letter 'A' has only one dot"),
-    (b"A.A\n.A.\nB.B\n", (2, 2), "letter 'A' has three or more dots"),
+    (b"A.B\n...\nB.C\n", (1, 1), "label 'A' has only one dot"),
+    (b"A.A\n.A.\nB.B\n", (2, 2), "label 'A' has three or more dots"),
+    (b"~.\\\n\\.~\n[..\n", (3, 1), "label '[' has only one dot"),
     (b"...\n...\n", (1, 1), "no dots"),
     (b"3 2\nA.A\n", (1, 1), "header says 2 rows, found 1"),
     (b"3 2\nA.A\n....\n", (3, 4), "row has 4 cells, header says 3"),
@@ -106,7 +147,7 @@ def test_a_bad_puzzle_in_a_numberlink_file_does_not_stop_the_others(tmp_path):
     assert kinds == ["Puzzle", "PuzzleError", "PuzzleError", "Puzzle", "PuzzleError",
                      "PuzzleError", "Puzzle"]
     assert [x.index for x in items] == [1, 2, 3, 4, 5, None, 6]
-    assert "letter 'a' has only one dot" in items[1].message
+    assert "label 'a' has only one dot" in items[1].message
     assert "header says 2 rows, found 1" in items[2].message
     assert located(items[5]) == (12, 1) and "expected a 'W H' header" in items[5].message
 

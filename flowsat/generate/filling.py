@@ -11,9 +11,10 @@ from __future__ import annotations
 import random
 import string
 
-from flowsat.puzzle.model import EMPTY, Cell, Paths, Puzzle
+from flowsat.puzzle.model import EMPTY, LABELS, Cell, Paths, Puzzle
 
-LETTERS = string.ascii_uppercase + string.ascii_lowercase + string.digits
+LETTERS = string.ascii_uppercase + string.ascii_lowercase + string.digits + "".join(
+    ch for ch in LABELS if not ch.isalnum())  # the 93 labels, letters first
 
 
 def hamiltonian_path(height: int, width: int, rng: random.Random, moves: int | None = None

@@ -23,18 +23,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import pairwise
 
+from flowsat.generate.filling import LETTERS as FILE_LABELS
 from flowsat.generate.filling import random_pieces
 from flowsat.generate.layout import Layout, Link
 from flowsat.puzzle.model import EMPTY, Paths, Puzzle
 from flowsat.render.palette import PALETTE
 from flowsat.unique import Uniqueness, check_unique
 
-# The 2016 palette's letters first (the game's colors in pictures), then the others.
-LETTERS = "".join(PALETTE) + "".join(
-    ch for ch in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
-    if ch not in PALETTE)
+# The 2016 palette's letters first (the game's colors in pictures), then the other letters and
+# digits, then the other labels (punctuation), 93 in all.
+LETTERS = "".join(PALETTE) + "".join(ch for ch in FILE_LABELS if ch not in PALETTE)
 # Proofs run on layouts of any number of paths: the model takes any character as a dot, so
-# the letters go on with other characters there (only the files need letters and digits).
+# the labels go on with other characters there (only the files need printable ASCII).
 LABELS = LETTERS + "".join(chr(0x100 + k) for k in range(40_000))
 MAX_CONFLICTS = 100_000  # per proof of uniqueness; beyond it a candidate is given up
 CANDIDATES = 20  # fillings tried per seed

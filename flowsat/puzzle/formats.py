@@ -1,7 +1,9 @@
 """Reading puzzle files: the grid format (one puzzle a file) and the Numberlink format.
 
-Grid: one line per row; letters and digits are dots, any other character is empty.
-Numberlink: a `W H` line then H rows, several puzzles a file, `#` comment lines, `0 0` ends.
+Grid: one line per row; '.' is an empty cell, every other printable ASCII character a dot.
+Numberlink: a `W H` line then H rows, several puzzles a file, `0 0` ends; a line starting with
+`#` is a comment outside a board's H rows, and a row (`#` is a label) inside them.
+A character that cannot be a cell (a space, a tab, a control byte, non-ASCII) is an error.
 Every problem is reported as a `PuzzleError` that prints as `FILE:LINE:COL: message`; reading
 goes on with the next puzzle of the file wherever the file still makes sense.
 """
@@ -13,10 +15,10 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from flowsat.puzzle.model import EMPTY, Puzzle, normalize_row
+from flowsat.puzzle.model import EMPTY, Puzzle, not_a_cell, not_a_cell_message
 
 MAX_CELLS = 40_000  # boards above this are refused (the largest known Numberlink boards: 2,400)
-HEADER = re.compile(r"\s*(\d+)\s+(\d+)\s*$")
+HEADER = re.compile(r"\s*(\d+)\s+(\d+)\s*$", re.ASCII)
 
 
 class PuzzleError(Exception):
@@ -41,7 +43,7 @@ def read_puzzles(path: str | Path, max_cells: int = MAX_CELLS) -> Iterator[Puzzl
 def parse_puzzles(text: str, file: str = "<text>",
                   max_cells: int = MAX_CELLS) -> Iterator[Puzzle | PuzzleError]:
     """The puzzles of a file's text, in the format the text is in."""
-    lines = text.splitlines()
+    lines = text_lines(text)
     while lines and not lines[-1].strip():
         lines.pop()
     if not lines:
@@ -73,6 +75,12 @@ def read_text(file: str) -> str:
         raise PuzzleError(file, line, col, "not UTF-8 text: binary content?") from None
 
 
+def text_lines(text: str) -> list[str]:
+    """The lines of a text split at '\n' only, each without the '\r' of a CRLF ending (other
+    line breaks Python knows, such as form feeds, stay in the line and are then reported)."""
+    return [line.removesuffix("\r") for line in text.split("\n")]
+
+
 def position(data: bytes, offset: int) -> tuple[int, int]:
     """The 1-based line and column of a byte offset."""
     line = data.count(b"\n", 0, offset) + 1
@@ -86,6 +94,9 @@ def is_numberlink(lines: list[str]) -> bool:
 
 
 def parse_grid(lines: list[str], file: str, max_cells: int) -> Puzzle | PuzzleError:
+    error = cell_error(lines, list(range(1, len(lines) + 1)), file)
+    if error:
+        return error
     width = len(lines[0])
     if width == 0:
         return PuzzleError(file, 1, 1, "the first row is empty")
@@ -118,9 +129,8 @@ def parse_numberlink(lines: list[str], file: str,
         header_line, rows, row_lines = n, [], []
         while (len(rows) < height and n < len(lines) and lines[n].strip()
                and not HEADER.match(lines[n])):
-            if not lines[n].startswith("#"):
-                rows.append(lines[n])
-                row_lines.append(n + 1)
+            rows.append(lines[n])  # a '#' here is a label, not a comment
+            row_lines.append(n + 1)
             n += 1
         yield numberlink_puzzle(width, height, rows, row_lines, file, index, header_line,
                                 max_cells)
@@ -136,6 +146,10 @@ def numberlink_puzzle(width: int, height: int, rows: list[str], row_lines: list[
     if len(rows) < height:
         return PuzzleError(file, header_line, 1, f"header says {height} rows, found {len(rows)}",
                            index)
+    error = cell_error(rows, row_lines, file)
+    if error:
+        error.index = index
+        return error
     bad = next((i for i, row in enumerate(rows) if len(row) != width), None)
     if bad is not None:
         return PuzzleError(file, row_lines[bad], min(len(rows[bad]), width) + 1,
@@ -149,7 +163,6 @@ def make_puzzle(rows: list[str], file: str, index: int, line: int, fmt: str, max
     height, width = len(rows), len(rows[0])
     if width * height > max_cells:
         return PuzzleError(file, line, 1, too_big(width, height, max_cells), index)
-    rows = [normalize_row(row) for row in rows]
     error = dot_error(rows, row_lines, file)
     if error:
         error.index = index
@@ -162,8 +175,17 @@ def too_big(width: int, height: int, max_cells: int) -> str:
             f"{max_cells} cells")
 
 
+def cell_error(rows: list[str], row_lines: list[int], file: str) -> PuzzleError | None:
+    """The first character of the rows that cannot be a cell, located and named."""
+    for row, line in zip(rows, row_lines, strict=True):
+        bad = not_a_cell(row)
+        if bad is not None:
+            return PuzzleError(file, line, bad + 1, not_a_cell_message(row[bad]))
+    return None
+
+
 def dot_error(rows: list[str], row_lines: list[int], file: str) -> PuzzleError | None:
-    """The first dot problem: no dots at all, or a letter without exactly two dots."""
+    """The first dot problem: no dots at all, or a label without exactly two dots."""
     seen: Counter[str] = Counter()
     first: dict[str, tuple[int, int]] = {}
     for r, row in enumerate(rows):
@@ -174,13 +196,13 @@ def dot_error(rows: list[str], row_lines: list[int], file: str) -> PuzzleError |
             first.setdefault(ch, (row_lines[r], c + 1))
             if seen[ch] == 3:
                 return PuzzleError(file, row_lines[r], c + 1,
-                                   f"letter {ch!r} has three or more dots; a color has exactly two")
+                                   f"label {ch!r} has three or more dots; a color has exactly two")
     if not seen:
-        return PuzzleError(file, row_lines[0], 1, "no dots: the board has no letter or digit")
+        return PuzzleError(file, row_lines[0], 1, "no dots: every cell is '.'")
     single = next((ch for ch, k in seen.items() if k == 1), None)
     if single:
         return PuzzleError(file, *first[single],
-                           f"letter {single!r} has only one dot; a color needs two")
+                           f"label {single!r} has only one dot; a color needs two")
     return None
 
 

@@ -1,22 +1,25 @@
-"""The puzzle model: a rectangular board with pairs of same-letter dots, and its solutions."""
+"""The puzzle model: a rectangular board with pairs of same-label dots, and its solutions."""
 
 from __future__ import annotations
 
-import string
+import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
 
 Cell = tuple[int, int]  # (row, column), both from 0
-Paths = dict[str, list[Cell]]  # color letter -> cells from one of its dots to the other
+Paths = dict[str, list[Cell]]  # color label -> cells from one of its dots to the other
 
 EMPTY = "."
-DOT_LETTERS = frozenset(string.ascii_letters + string.digits)
+LABELS = "".join(chr(c) for c in range(0x21, 0x7F) if chr(c) != EMPTY)  # 93 dot labels
+CELLS = frozenset(LABELS + EMPTY)
+CHARACTER_NAMES = {" ": "a space", "\t": "a tab", "\r": "a carriage return"}
 
 
 @dataclass(frozen=True)
 class Puzzle:
-    """A board of `rows` ('.' for an empty cell, a letter or digit for a dot)."""
+    """A board of `rows` ('.' for an empty cell, any other printable ASCII character for a
+    dot: its label)."""
 
     rows: tuple[str, ...]
     file: str = "<puzzle>"
@@ -80,12 +83,28 @@ class Puzzle:
 
 
 def normalize_row(row: str) -> str:
-    """Letters and digits stay dots; every other character becomes an empty cell."""
-    return "".join(ch if ch in DOT_LETTERS else EMPTY for ch in row)
+    """The row, every character a cell; ValueError naming the first one that cannot be."""
+    bad = not_a_cell(row)
+    if bad is not None:
+        raise ValueError(f"column {bad + 1}: {not_a_cell_message(row[bad])}")
+    return row
+
+
+def not_a_cell(row: str) -> int | None:
+    """The index of the row's first character that is no cell (not '.' nor a label), if any."""
+    return next((i for i, ch in enumerate(row) if ch not in CELLS), None)
+
+
+def not_a_cell_message(ch: str) -> str:
+    """Why a character is no cell, naming it as U+XXXX and how it looks (or what it is)."""
+    name = unicodedata.name(ch, "control character").lower()
+    shown = CHARACTER_NAMES.get(ch) or (repr(ch) if ch.isprintable() else f"a {name}")
+    return (f"U+{ord(ch):04X} {shown} is not a cell: a cell is '.' (empty) or a printable "
+            f"ASCII character (a dot's label)")
 
 
 def solution_grid(puzzle: Puzzle, paths: Paths) -> list[str]:
-    """The board with every cell holding the letter of the path through it ('.' if none)."""
+    """The board with every cell holding the label of the path through it ('.' if none)."""
     grid = [[EMPTY] * puzzle.width for _ in range(puzzle.height)]
     for color, path in paths.items():
         for r, c in path:

@@ -1,9 +1,11 @@
-"""Colors for the letters: the 16 of the 2016 palette, then distinct generated ones."""
+"""Colors for the labels: the 16 letters of the 2016 palette, then distinct generated ones."""
 
 from __future__ import annotations
 
 from functools import cache
 from itertools import product
+
+from flowsat.puzzle.model import LABELS
 
 RGB = tuple[int, int, int]
 
@@ -27,11 +29,11 @@ PALETTE: dict[str, RGB] = {  # the 2016 letters, with the values of the 2016 pic
 }
 BACKGROUND: RGB = (0, 0, 0)  # the board, as in the game
 MIN_CONTRAST = 4.5  # a generated color against the background (WCAG's ratio for text)
-EXTRA = 62 - len(PALETTE)  # letters and digits beyond the 16
+EXTRA = len(LABELS) - len(PALETTE)  # the labels beyond the 16: 77, enough for any board
 
 
 def palette(colors: list[str]) -> dict[str, RGB]:
-    """A color for each letter: the 2016 one where it has one, else the generated ones in order
+    """A color for each label: the 2016 one where it has one, else the generated ones in order
     of appearance."""
     extra = iter(generated())
     return {c: PALETTE[c] if c in PALETTE else next(extra) for c in colors}

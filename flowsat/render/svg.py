@@ -3,6 +3,8 @@ rounded pipes along the paths over a faint tint of their color."""
 
 from __future__ import annotations
 
+import html
+
 from flowsat.puzzle.model import Paths, Puzzle
 from flowsat.render.palette import BACKGROUND, hex_color, palette
 from flowsat.render.text import links
@@ -44,7 +46,7 @@ def svg(puzzle: Puzzle, paths: Paths | None = None, cell: float = 40,
             x, y = center(r, c)
             halves += [f"M{num(x)},{num(y)}l{num(dx * cell)},{num(dy * cell)}"
                        for dx, dy in map(HALF_STEPS.get, sorted(linked.get((r, c), ())))]
-        out.append(f'<path class="pipe" data-color="{color}" stroke="{rgb[color]}" '
+        out.append(f'<path class="pipe" data-color="{escape(color)}" stroke="{rgb[color]}" '
                    f'stroke-width="{num(PIPE * cell)}" stroke-linecap="round" fill="none" '
                    f'd="{" ".join(halves)}"/>')
     for color, ends in puzzle.dots.items():
@@ -65,7 +67,8 @@ def grid_lines(puzzle: Puzzle, cell: float, pad: float) -> str:
 
 
 def escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    """The text as XML character data or an attribute value: & < > " ' escaped."""
+    return html.escape(text, quote=True)
 
 
 def num(x: float) -> str:

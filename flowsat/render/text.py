@@ -1,4 +1,4 @@
-"""Boards as text: dots as their letters, paths in box-drawing characters, ANSI colors."""
+"""Boards as text: dots as their labels, paths in box-drawing characters, ANSI colors."""
 
 from __future__ import annotations
 
@@ -77,12 +77,22 @@ def highlight(text: str) -> str:
     return f"{HIGHLIGHT}{body}{RESET}{text[len(body):]}"
 
 
-def summary(puzzle: Puzzle, result, backend: str) -> str:
-    """One line: the puzzle, its status, the time, the configuration and the main counts."""
+def summary(puzzle: Puzzle, result, backend: str, allow_self_touch: bool = False) -> str:
+    """One line: the puzzle, its status, the time, the configuration and the main counts, and
+    the rule when it is unsolvable without self-touch."""
     stats = result.stats
     config = "/".join(v for v in result.config.values() if isinstance(v, str))
     counts = ", ".join(f"{stats[k]:,} {k.replace('_', ' ')}" for k in
                        ("variables", "clauses", "cycle_cuts", "nodes") if k in stats)
     detail = "; ".join(x for x in (f"{backend} {config}".strip(), counts) if x)
     line = f"{puzzle.name}: {result.status} in {stats.get('total_s', 0):.3f} s ({detail})"
-    return f"{line}: {result.error}" if result.error else line
+    line = f"{line}: {result.error}" if result.error else line
+    return line + rule_note(result.status, allow_self_touch)
+
+
+def rule_note(status: str, allow_self_touch: bool) -> str:
+    """For an unsolvable puzzle without self-touch: which rule made it so, and the switch."""
+    if status != "unsolvable" or allow_self_touch:
+        return ""
+    return ("; unsolvable under the no-self-touch rule (a path never touches itself side by "
+            "side): --allow-self-touch lifts it")

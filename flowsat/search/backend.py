@@ -12,8 +12,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from flowsat.puzzle.formats import PuzzleError, read_text
-from flowsat.puzzle.model import EMPTY, Cell, Paths, Puzzle, normalize_row
+from flowsat.puzzle.formats import PuzzleError, cell_error, read_text, text_lines
+from flowsat.puzzle.model import EMPTY, Cell, Paths, Puzzle
 from flowsat.result import Result, UsageError
 from flowsat.search.algorithm import best_first
 from flowsat.search.board import Board
@@ -133,18 +133,20 @@ def user_priority(letters: list[str], order: str, priority: list[int]) -> list[i
 
 def read_hint(path: str | Path, puzzle: Puzzle, board: Board) -> dict[int, int]:
     """A partial solution in the grid format: cell index -> color number for every cell that
-    holds a letter. Raises PuzzleError, located in the hint file, when it does not fit."""
+    holds a label. Raises PuzzleError, located in the hint file, when it does not fit."""
     file = str(path)
-    lines = read_text(file).splitlines()
+    lines = text_lines(read_text(file))
     while lines and not lines[-1].strip():
         lines.pop()
     if len(lines) != puzzle.height:
         raise PuzzleError(file, 1, 1, f"the hint has {len(lines)} rows, the puzzle "
                                       f"{puzzle.name} has {puzzle.height}")
+    error = cell_error(lines, list(range(1, len(lines) + 1)), file)
+    if error:
+        raise error
     letters = list(puzzle.dots)
     hinted = {}
-    for r, line in enumerate(lines):
-        row = normalize_row(line)
+    for r, row in enumerate(lines):
         if len(row) != puzzle.width:
             raise PuzzleError(file, r + 1, min(len(row), puzzle.width) + 1,
                               f"hint row has {len(row)} cells, the puzzle has {puzzle.width}")
