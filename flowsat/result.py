@@ -39,7 +39,8 @@ def to_record(puzzle: Puzzle, result: Result, backend: str, *,
     solved = result.status == "solved" and result.paths is not None
     return {
         "file": puzzle.file, "index": puzzle.index, "status": result.status, "backend": backend,
-        "rules": rules(allow_self_touch), "encoding": result.config.get("encoding"), "solver": result.config.get("solver"),
+        "rules": rules(allow_self_touch), "encoding": result.config.get("encoding"),
+        "solver": result.config.get("solver"),
         "grid": solution_grid(puzzle, result.paths) if solved else list(puzzle.rows),
         "paths": {c: [list(cell) for cell in path] for c, path in result.paths.items()}
         if solved else None,
@@ -51,5 +52,5 @@ def error_record(file: str, index: int | None, message: str, backend: str, *,
                  allow_self_touch: bool) -> dict[str, Any]:
     """The JSON object for an input that could not be read as a puzzle."""
     return {"file": file, "index": index, "status": "error", "backend": backend,
-            "rules": rules(allow_self_touch), "encoding": None, "solver": None, "grid": None, "paths": None, "stats": {},
-            "error": message}
+            "rules": rules(allow_self_touch), "encoding": None, "solver": None, "grid": None,
+            "paths": None, "stats": {}, "error": message}

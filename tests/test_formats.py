@@ -67,7 +67,7 @@ def test_a_hash_is_a_label_inside_a_numberlink_board_and_a_comment_outside(tmp_p
     ("A..A\rB..B\n", (1, 5), "U+000D a carriage return"),  # only a CRLF's CR ends a line
     ("A..A\x0cB..B\n", (1, 5), "U+000C a control character"),
     ("4 2\nA..A\nB.\u2028B\n", (3, 3), "U+2028 a line separator"),
-    ("4 2\nA..A\nB..\u0392\n", (3, 4), "U+0392 'Β'"),  # a Greek capital beta, not a B
+    ("4 2\nA..A\nB..\u0392\n", (3, 4), "U+0392 '\u0392'"),  # a Greek capital beta, not a B
 ])
 def test_a_character_that_is_no_cell_is_named_where_it_is(tmp_path, content, where, named):
     err = only_error(read(tmp_path, content))

@@ -72,12 +72,12 @@ def test_the_16_letters_keep_the_2016_colors_and_others_get_generated_ones():
     assert len(letters) == 62
     colors = palette(letters)
     assert all(colors[c] == PALETTE[c] for c in PALETTE)
-    assert [colors[c] for c in letters[16:]] == generated()
+    assert [colors[c] for c in letters[16:]] == generated()[:46]
     assert len(set(colors.values())) == 62
 
 
 def test_generated_colors_are_distinct_and_readable_on_the_board():
-    extra, fixed = generated(), [*PALETTE.values(), BACKGROUND]
+    extra, fixed = generated()[:46], [*PALETTE.values(), BACKGROUND]  # all 77: test_labels
     assert all(contrast(rgb, BACKGROUND) >= MIN_CONTRAST for rgb in extra)
     gaps = [distance(oklab(a), oklab(b))
             for a, b in [*combinations(extra, 2), *((x, f) for x in extra for f in fixed)]]
