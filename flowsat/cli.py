@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Annotated, NoReturn, TypeVar
 import typer
 
 from flowsat import __version__
+from flowsat.memory import limit_address_space
 from flowsat.puzzle import (
     MAX_CELLS,
     Paths,
@@ -167,8 +168,9 @@ def solve(
     max_nodes: Annotated[int | None, typer.Option(
         min=1, help="astar: stop after this many expanded states (exit 3).")] = None,
     max_memory: Annotated[float | None, typer.Option(
-        min=1, help="astar: stop when the stored states would pass this many MB (exit 3).")
-                          ] = None,
+        min=1, help="Stop (exit 3) when the stored states (astar) or the SAT formula (sat, "
+        "estimated before it is built) would pass this many MB (default: half the memory "
+        "available at the start).")] = None,
     program_format: ProgramFormat = None,
 ) -> None:
     search = {"preset": preset, "breadth_first": breadth_first or None,
@@ -464,6 +466,10 @@ def each_puzzle(files: list[Path], max_cells: int, work: Callable[[Puzzle], T],
                     raise
                 typer.echo(f"{item.file}:{item.line}:1: internal error (a bug): {err}", err=True)
                 worst = EXIT["internal"]
+                continue
+            except MemoryError:  # the last line, as in `solve.solve`
+                typer.echo(f"{item.file}:{item.line}:1: limit: out of memory", err=True)
+                worst = max(worst, EXIT["limit"])
                 continue
             worst = max(worst, show(item, answer))
     raise typer.Exit(worst)
@@ -799,6 +805,7 @@ def main() -> None:
     if hasattr(signal, "SIGPIPE"):  # `flowsat ... | head` ends quietly, like other Unix tools
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     only_the_command_asked_for(sys.argv[1:])
+    limit_address_space()
     try:
         app()
     except KeyboardInterrupt:

@@ -25,8 +25,13 @@ def solve(puzzle: Puzzle, backend: str = "sat", *, allow_self_touch: bool = Fals
     backend, given = split_backend(backend, options)
     options |= given
     module = backend_module(backend, options)
-    result: Result = module.solve(puzzle, allow_self_touch=allow_self_touch, timeout=timeout,
-                                  **options)
+    try:
+        result: Result = module.solve(puzzle, allow_self_touch=allow_self_touch,
+                                      timeout=timeout, **options)
+    except MemoryError:  # the last line: what the caps did not foresee stops the run, no more
+        result = Result("limit", error=f"out of memory: the system refused more after "
+                                       f"{time.perf_counter() - start:.1f} s (--max-memory "
+                                       f"sets a cap to stop at sooner)")
     if result.status == "solved":
         try:
             check(puzzle, result.paths or {}, allow_self_touch)

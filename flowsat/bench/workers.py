@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import flowsat
+from flowsat import memory
 from flowsat.bench.plan import Run
 from flowsat.puzzle import Puzzle, transform
 from flowsat.solve import BACKENDS, solve
@@ -80,10 +81,12 @@ def outcome(status: str, time_s: float | None, start: float, stats: dict | None 
             "stats": stats or {}, "error": error}
 
 
-def serve(conn: Connection) -> None:
-    """A worker's life: solve each run sent until the bench closes the pipe; Ctrl-C is for
-    the bench to handle."""
+def serve(conn: Connection, cap_mb: float | None = None) -> None:
+    """A worker's life: solve each run sent until the bench closes the pipe, with `cap_mb` as
+    its default memory cap; Ctrl-C is for the bench to handle."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if cap_mb is not None:
+        memory.set_default_cap_mb(cap_mb)
     try:
         while True:
             run, timeout, allow_self_touch = conn.recv()
@@ -95,9 +98,10 @@ def serve(conn: Connection) -> None:
 class Worker:
     """A worker process and the run it is on."""
 
-    def __init__(self, context: multiprocessing.context.BaseContext):
+    def __init__(self, context: multiprocessing.context.BaseContext,
+                 cap_mb: float | None = None):
         self.conn, child = context.Pipe()
-        self.process = context.Process(target=serve, args=(child,), daemon=True)
+        self.process = context.Process(target=serve, args=(child, cap_mb), daemon=True)
         self.process.start()
         child.close()
         self.run: Run | None = None
@@ -176,7 +180,9 @@ def run_all(runs: list[Run], workers: int, timeout: float,
     todo = deque(runs)
     limit = timeout + grace(timeout)
     ctx = context()
-    pool = [Worker(ctx) for _ in range(min(workers, len(todo)))]
+    at_once = max(1, min(workers, len(todo)))
+    cap = memory.default_cap_mb() / at_once  # the workers share the bench's default cap
+    pool = [Worker(ctx, cap) for _ in range(at_once)]
     try:
         while True:
             for w in pool:
@@ -195,7 +201,7 @@ def run_all(runs: list[Run], workers: int, timeout: float,
                 run, w.run = w.run, None
                 if w.broken:
                     w.stop()
-                    pool[i] = Worker(ctx)
+                    pool[i] = Worker(ctx, cap)
                 yield run, done
     finally:
         for w in pool:

@@ -3,6 +3,7 @@
 from flowsat.sat.backend import DEFAULT_ENCODING, DEFAULT_SOLVER, encode, solve
 from flowsat.sat.oracle import SOLVERS
 
-OPTIONS = ("encoding", "solver", "observe")  # what `flowsat solve` may pass to solve()
+# what `flowsat solve` may pass to solve()
+OPTIONS = ("encoding", "solver", "observe", "max_memory")
 
 __all__ = ["DEFAULT_ENCODING", "DEFAULT_SOLVER", "OPTIONS", "SOLVERS", "encode", "solve"]

@@ -12,11 +12,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 
+from flowsat.memory import cap_mb, shown
 from flowsat.puzzle.model import Cell, Paths, Puzzle
 from flowsat.result import Result, UsageError
 from flowsat.sat import cells, links, rules
 from flowsat.sat.cycles import order
 from flowsat.sat.encoder import Encoder
+from flowsat.sat.estimate import Size, formula_size, size_of
 from flowsat.sat.oracle import FromScratch, Oracle, open_oracle, solver_name
 from flowsat.sat.spec import Spec, load_spec
 
@@ -81,17 +83,17 @@ def encode(puzzle: Puzzle, spec: Spec | str, allow_self_touch: bool = False) -> 
 
 def solve(puzzle: Puzzle, *, allow_self_touch: bool = False, timeout: float | None = None,
           encoding: str = DEFAULT_ENCODING, solver: str = DEFAULT_SOLVER,
-          observe: Observer | None = None) -> Result:
+          observe: Observer | None = None, max_memory: float | None = None) -> Result:
     """A solution of the puzzle, or why there is none."""
     return search(puzzle, 1, allow_self_touch=allow_self_touch, timeout=timeout,
-                  encoding=encoding, solver=solver, observe=observe)[0]
+                  encoding=encoding, solver=solver, observe=observe, max_memory=max_memory)[0]
 
 
 def search(puzzle: Puzzle, limit: int, *, allow_self_touch: bool = False,
            timeout: float | None = None, encoding: str = DEFAULT_ENCODING,
            solver: str = DEFAULT_SOLVER, observe: Observer | None = None,
-           known: Sequence[Paths] = (), max_conflicts: int | None = None
-           ) -> tuple[Result, list[Paths]]:
+           known: Sequence[Paths] = (), max_conflicts: int | None = None,
+           max_memory: float | None = None) -> tuple[Result, list[Paths]]:
     """Up to `limit` distinct solutions, each one blocked before the next is looked for.
 
     With limit > 1 the stats say how many were found (`solutions`) and whether the search ran
@@ -104,13 +106,21 @@ def search(puzzle: Puzzle, limit: int, *, allow_self_touch: bool = False,
     `max_conflicts` bounds the solver's conflicts over the whole search (status `limit`): a
     budget that, unlike a timeout, ends the same way on every machine. `observe("model",
     paths, cycles)` is called with each model that has cycles, before they are cut (for
-    animations).
+    animations). A formula whose estimate (then whose built size) passes `max_memory` MB
+    (default: `memory.default_cap_mb()`) is not built (not loaded): status `limit`.
     """
     start = time.perf_counter()
     deadline = None if timeout is None else start + timeout
     name = solver_name(solver)
-    formula = encode(puzzle, encoding, allow_self_touch)
-    config = {"encoding": formula.spec.name, "solver": name}
+    spec, cap = load_spec(encoding), cap_mb(max_memory)
+    config = {"encoding": spec.name, "solver": name}
+    estimate = formula_size(puzzle, spec, allow_self_touch)
+    if estimate is not None and estimate.mb > cap:
+        return over_cap(estimate, cap, "would need about", start, config), []
+    formula = encode(puzzle, spec, allow_self_touch)
+    built = size_of(formula)
+    if built.mb > cap:
+        return over_cap(built, cap, "needs", start, config), []
     stats = {"variables": formula.enc.top, "clauses": len(formula.clauses), "cycle_cuts": 0,
              "rounds": 0, "encode_s": time.perf_counter() - start, "solve_s": 0.0}
     assumptions = [formula.unique] if formula.unique else []
@@ -147,6 +157,15 @@ def search(puzzle: Puzzle, limit: int, *, allow_self_touch: bool = False,
         stats["stopped"] = stopped
     status = "solved" if found else "unsolvable" if answer is False else stopped
     return Result(status, found[0] if found else None, stats=stats, config=config), found
+
+
+def over_cap(size: Size, cap: float, needs: str, start: float, config: dict) -> Result:
+    """Status `limit` for a formula above the memory cap, saying what it would take."""
+    return Result("limit", stats={"memory_mb": round(size.mb, 1),
+                                  "total_s": round(time.perf_counter() - start, 6)},
+                  error=f"the formula {needs} {shown(size.mb)} ({size.variables:,} variables, "
+                        f"{size.clauses:,} clauses, {size.literals:,} literals), above the "
+                        f"memory cap of {shown(cap)} (--max-memory)", config=config)
 
 
 def next_solution(formula: Encoding, sat: Oracle | FromScratch, deadline: float | None, stats: dict,

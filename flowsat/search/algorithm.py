@@ -15,7 +15,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-CHECK_EVERY = 256  # expansions between looks at the clock and the memory estimate
+from flowsat.memory import resident_mb, shown
+
+CHECK_EVERY = 256  # expansions between looks at the clock and the memory held
+CHECK_BYTES = 16 << 20  # and fewer when 256 states would take more than this
 MB = 1 << 20
 
 
@@ -32,7 +35,9 @@ class Outcome:
 def best_first(problem: Any, *, breadth_first: bool = False, max_nodes: int | None = None,
                max_memory: float | None = None, deadline: float | None = None,
                on_expand: Callable[[Any], None] | None = None) -> Outcome:
-    """Expand the state of lowest priority (or the oldest, breadth first) until a goal."""
+    """Expand the state of lowest priority (or the oldest, breadth first) until a goal; stop
+    with `limit` past `max_nodes` expansions or once the states stored (estimated, or the
+    process's growth if larger) pass `max_memory` MB."""
     stats = {"nodes": 0, "generated": 0, "max_queue": 0}
     root = problem.initial()
     if root is None:
@@ -40,12 +45,15 @@ def best_first(problem: Any, *, breadth_first: bool = False, max_nodes: int | No
     if problem.is_goal(root):
         return Outcome("solved", root, stats)
     node_bytes = state_bytes(root)
+    every = max(1, min(CHECK_EVERY, CHECK_BYTES // node_bytes))
+    held_before = resident_mb()
     tie = 0  # FIFO among equal priorities
     queue: Any = deque([root]) if breadth_first else [(problem.priority_of(root), 0, root)]
     while queue:
-        if stats["nodes"] % CHECK_EVERY == 0:
+        if stats["nodes"] % every == 0:
             stats["max_queue"] = max(stats["max_queue"], len(queue))
-            stop = limit_reached(stats, len(queue), node_bytes, max_nodes, max_memory, deadline)
+            stop = limit_reached(stats, len(queue), node_bytes, max_memory, deadline,
+                                 held_before)
             if stop:
                 if stop == "timeout":
                     return Outcome("timeout", None, stats)
@@ -69,16 +77,20 @@ def best_first(problem: Any, *, breadth_first: bool = False, max_nodes: int | No
     return Outcome("unsolvable", None, stats)
 
 
-def limit_reached(stats: dict, queued: int, node_bytes: int, max_nodes: int | None,
-                  max_memory: float | None, deadline: float | None) -> str | None:
+def limit_reached(stats: dict, queued: int, node_bytes: int, max_memory: float | None,
+                  deadline: float | None, held_before: float | None) -> str | None:
     """Why the search must stop now, if it must."""
     if deadline is not None and time.perf_counter() > deadline:
         return "timeout"
     if max_memory is not None:
-        stored = (stats["nodes"] + queued) * node_bytes  # the queue and every ancestor
-        stats["memory_mb"] = round(stored / MB, 1)
-        if stored > max_memory * MB:
-            return f"max memory ({max_memory:g} MB)"
+        stored = (stats["nodes"] + queued) * node_bytes / MB  # the queue and every ancestor
+        held = resident_mb()
+        if held is not None and held_before is not None:
+            stored = max(stored, held - held_before)
+        stats["memory_mb"] = round(stored, 1)
+        if stored > max_memory:
+            return (f"the stored states take about {shown(stored)}, above the memory cap of "
+                    f"{shown(max_memory)} (--max-memory)")
     return None
 
 

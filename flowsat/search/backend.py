@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from flowsat.memory import cap_mb
 from flowsat.puzzle.formats import PuzzleError, cell_error, read_text, text_lines
 from flowsat.puzzle.model import EMPTY, Cell, Paths, Puzzle
 from flowsat.result import Result, UsageError
@@ -64,7 +65,7 @@ def solve(puzzle: Puzzle, *, allow_self_touch: bool = False, timeout: float | No
         def on_expand(state):
             observe("expand", named(letters, problem.paths(state)), [])
     outcome = best_first(problem, breadth_first=config["breadth_first"], max_nodes=max_nodes,
-                         max_memory=max_memory,
+                         max_memory=cap_mb(max_memory),
                          deadline=None if timeout is None else start + timeout,
                          on_expand=on_expand)
     stats = {**outcome.stats, **problem.stats,
