@@ -63,8 +63,8 @@ def test_json_one_object_per_puzzle():
     assert [(o["index"], o["status"]) for o in objs] == [
         (1, "solved"), (1, "solved"), (2, "solved"), (3, "solved"), (1, "unsolvable")]
     first = objs[0]
-    assert set(first) == {"file", "index", "status", "backend", "encoding", "solver", "grid",
-                          "paths", "stats", "error"}
+    assert set(first) == {"file", "index", "status", "backend", "rules", "encoding", "solver",
+                          "grid", "paths", "stats", "error"}
     assert first["backend"] == "sat" and first["error"] is None
     grid = first["grid"]
     for letter, path in first["paths"].items():

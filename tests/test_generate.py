@@ -157,7 +157,7 @@ def test_order_reads_the_size_and_color_range():
     assert order("9x9", max_colors=5).colors == (5, 5)
     for size, kw in [("9", {}), ("1x5", {}), ("5x5", {"colors": 13}),
                      ("5x5", {"colors": 4, "max_colors": 5}),
-                     ("9x9", {"min_colors": 8, "max_colors": 6}), ("20x20", {"colors": 63})]:
+                     ("9x9", {"min_colors": 8, "max_colors": 6}), ("20x20", {"colors": 94})]:
         with pytest.raises(UsageError):
             order(size, **kw)
 

@@ -180,8 +180,8 @@ def run_all(runs: list[Run], workers: int, timeout: float,
     todo = deque(runs)
     limit = timeout + grace(timeout)
     ctx = context()
-    at_once = max(1, min(workers, len(todo)))
-    cap = memory.default_cap_mb() / at_once  # the workers share the bench's default cap
+    at_once = min(workers, len(todo))
+    cap = memory.default_cap_mb() / max(1, at_once)  # the workers share the bench's default
     pool = [Worker(ctx, cap) for _ in range(at_once)]
     try:
         while True:
