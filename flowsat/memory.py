@@ -8,6 +8,7 @@ from functools import cache
 
 MB = 1 << 20
 DEFAULT_SHARE = 0.5  # of the memory available when the run starts
+ADDRESS_SHARE = 0.8  # the last line: the address space a process may add, of what is available
 FALLBACK_MB = 2048.0  # when the system tells nothing
 _given: list[float] = []  # a default set for this process by its parent (bench workers)
 
@@ -75,9 +76,9 @@ def statm_mb(field: int) -> float | None:
 
 def limit_address_space() -> None:
     """The last line, for the command line: this process (and the workers it starts) may map
-    what it has now plus the memory available, no more, so that an allocation the caps did
-    not foresee fails (MemoryError: status `limit`) instead of the system killing a process.
-    A lower limit already set is kept."""
+    what it has now plus ADDRESS_SHARE of the memory available, no more, so that an
+    allocation the caps did not foresee fails (MemoryError: status `limit`) before the system
+    kills a process. A lower limit already set is kept."""
     try:
         import resource
     except ImportError:  # not on this system
@@ -85,7 +86,7 @@ def limit_address_space() -> None:
     mapped, available = mapped_mb(), available_mb()
     if mapped is None or available is None:
         return
-    want = int((mapped + available) * MB)
+    want = int((mapped + ADDRESS_SHARE * available) * MB)
     soft, hard = resource.getrlimit(resource.RLIMIT_AS)
     if hard != resource.RLIM_INFINITY:
         want = min(want, hard)

@@ -35,7 +35,7 @@ def test_a_small_cap_stops_a_mid_size_board_with_limit_and_exit_3(backend):
     (line,) = result.stdout.splitlines()
     assert line.startswith(f"{MID}: limit in ")
     assert "above the memory cap of 1 MB (--max-memory)" in line
-    assert ("the formula would need about" if backend == "sat" else "stored states") in line
+    assert ("the formula would need about" if backend == "sat" else "(stored states") in line
     record = json.loads(cli("solve", "--format", "json", "--backend", backend,
                             "--max-memory", "1", str(MID)).stdout)
     assert record["status"] == "limit" and record["stats"]["memory_mb"] > 1
@@ -97,9 +97,22 @@ def test_the_bench_records_a_run_out_of_memory_as_limit(tmp_path, monkeypatch):
 
 def test_the_command_line_limits_its_address_space_to_what_is_available():
     code = ("import resource; from flowsat.memory import limit_address_space, mapped_mb, "
-            "available_mb; before = mapped_mb() + available_mb(); limit_address_space(); "
+            "available_mb; before = mapped_mb() + 0.8 * available_mb(); limit_address_space(); "
             "soft = resource.getrlimit(resource.RLIMIT_AS)[0]; "
             "print(soft != resource.RLIM_INFINITY and abs(soft / 2**20 - before) < 256)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=60)
     assert done.stdout.strip() == "True", done.stderr
+
+
+@pytest.mark.parametrize(("backend", "what"), [("sat", "the formula would need about"),
+                                               ("astar", "the board's tables would need about")])
+def test_a_huge_board_stops_before_anything_big_is_built(tmp_path, backend, what):
+    rows = ["." * 300 for _ in range(300)]
+    rows[0], rows[299] = "A" + "." * 298 + "A", "B" + "." * 298 + "B"
+    board = tmp_path / "huge.txt"
+    board.write_text("\n".join(rows) + "\n")
+    result = cli("solve", "--backend", backend, "--max-cells", "100000", "--max-memory", "50",
+                 str(board))
+    assert result.exit_code == 3, result.output
+    assert "limit in 0.0" in result.stdout and what in result.stdout

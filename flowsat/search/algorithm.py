@@ -33,11 +33,12 @@ class Outcome:
 
 
 def best_first(problem: Any, *, breadth_first: bool = False, max_nodes: int | None = None,
-               max_memory: float | None = None, deadline: float | None = None,
+               max_memory: float | None = None, held_mb: float = 0.0,
+               deadline: float | None = None,
                on_expand: Callable[[Any], None] | None = None) -> Outcome:
     """Expand the state of lowest priority (or the oldest, breadth first) until a goal; stop
-    with `limit` past `max_nodes` expansions or once the states stored (estimated, or the
-    process's growth if larger) pass `max_memory` MB."""
+    with `limit` past `max_nodes` expansions or once `held_mb` (what the problem holds) and
+    the states stored (estimated, or the process's growth if larger) pass `max_memory` MB."""
     stats = {"nodes": 0, "generated": 0, "max_queue": 0}
     root = problem.initial()
     if root is None:
@@ -53,7 +54,7 @@ def best_first(problem: Any, *, breadth_first: bool = False, max_nodes: int | No
         if stats["nodes"] % every == 0:
             stats["max_queue"] = max(stats["max_queue"], len(queue))
             stop = limit_reached(stats, len(queue), node_bytes, max_memory, deadline,
-                                 held_before)
+                                 held_before, held_mb)
             if stop:
                 if stop == "timeout":
                     return Outcome("timeout", None, stats)
@@ -78,7 +79,8 @@ def best_first(problem: Any, *, breadth_first: bool = False, max_nodes: int | No
 
 
 def limit_reached(stats: dict, queued: int, node_bytes: int, max_memory: float | None,
-                  deadline: float | None, held_before: float | None) -> str | None:
+                  deadline: float | None, held_before: float | None,
+                  held_mb: float = 0.0) -> str | None:
     """Why the search must stop now, if it must."""
     if deadline is not None and time.perf_counter() > deadline:
         return "timeout"
@@ -87,10 +89,11 @@ def limit_reached(stats: dict, queued: int, node_bytes: int, max_memory: float |
         held = resident_mb()
         if held is not None and held_before is not None:
             stored = max(stored, held - held_before)
-        stats["memory_mb"] = round(stored, 1)
-        if stored > max_memory:
-            return (f"the stored states take about {shown(stored)}, above the memory cap of "
-                    f"{shown(max_memory)} (--max-memory)")
+        stats["memory_mb"] = round(held_mb + stored, 1)
+        if held_mb + stored > max_memory:
+            return (f"the search holds about {shown(held_mb + stored)} (stored states "
+                    f"{shown(stored)}), above the memory cap of {shown(max_memory)} "
+                    f"(--max-memory)")
     return None
 
 

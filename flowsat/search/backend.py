@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from flowsat.memory import cap_mb
+from flowsat.memory import cap_mb, shown
 from flowsat.puzzle.formats import PuzzleError, cell_error, read_text, text_lines
 from flowsat.puzzle.model import EMPTY, Cell, Paths, Puzzle
 from flowsat.result import Result, UsageError
@@ -49,6 +49,13 @@ def solve(puzzle: Puzzle, *, allow_self_touch: bool = False, timeout: float | No
     """A solution of the puzzle by best-first search, or why there is none."""
     start = time.perf_counter()
     config = configure(preset, switches)
+    cap, tables = cap_mb(max_memory), Board.tables_mb(puzzle.height, puzzle.width)
+    if tables > cap:
+        return Result("limit", stats={"memory_mb": round(tables, 1),
+                                      "total_s": round(time.perf_counter() - start, 6)},
+                      error=f"the board's tables would need about {shown(tables)} (a neighbor "
+                            f"mask a cell: they grow with the square of the cells), above the "
+                            f"memory cap of {shown(cap)} (--max-memory)", config=config)
     board = Board(puzzle.height, puzzle.width)
     letters = list(puzzle.dots)
     starts, goals = orient(board, puzzle, config["outside_in"])
@@ -65,7 +72,7 @@ def solve(puzzle: Puzzle, *, allow_self_touch: bool = False, timeout: float | No
         def on_expand(state):
             observe("expand", named(letters, problem.paths(state)), [])
     outcome = best_first(problem, breadth_first=config["breadth_first"], max_nodes=max_nodes,
-                         max_memory=cap_mb(max_memory),
+                         max_memory=cap, held_mb=tables,
                          deadline=None if timeout is None else start + timeout,
                          on_expand=on_expand)
     stats = {**outcome.stats, **problem.stats,

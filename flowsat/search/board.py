@@ -32,6 +32,14 @@ class Board:
         self.nbr_list = [[j for j in (step[i] for step in self.steps) if j >= 0]
                          for i in range(size)]
 
+    @staticmethod
+    def tables_mb(height: int, width: int) -> float:
+        """About the memory the tables of a board take, before it is made: the neighbor mask
+        of cell i is an int of i bits (i / 7.5 bytes), so the masks grow with the square of
+        the cells (60 GB for 1002x1002), plus some 350 bytes a cell for the rest."""
+        size = height * (width + 1)
+        return (size * size / 15 + 350 * size) / (1 << 20)
+
     def step(self, i: int, dr: int, dc: int) -> int:
         if i not in self.cell:
             return -1
