@@ -4,7 +4,7 @@ cost of a free cell taken from their difference, times the puzzle's free cells."
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import astuple, dataclass, replace
 
 from flowsat.puzzle.model import EMPTY, Puzzle
 from flowsat.sat.spec import Spec
@@ -45,18 +45,23 @@ def formula_size(puzzle: Puzzle, spec: Spec, allow_self_touch: bool) -> Size | N
         spec = replace(spec, touch="eager")
     colors = len(puzzle.colors)
     small, large = (probe(colors, rows) for rows in PROBE_FREE_ROWS)
-    if puzzle.width * puzzle.height <= WORTH_IT * large.width * large.height:
+    if cell_count(puzzle) <= WORTH_IT * cell_count(large):
         return None
-    a, b = (size_of(encode(p, spec, allow_self_touch)) for p in (small, large))
-    free = puzzle.width * puzzle.height - 2 * colors
-    per_cell = free - free_cells(small)
+    cells = cell_count(puzzle)
+    per_cell = cells - 2 * colors - free_cells(small)
     step = free_cells(large) - free_cells(small)
 
-    def scaled(x: int, y: int) -> int:
-        return max(x, round(x + (y - x) * per_cell / step))
+    def measured(spec: Spec) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        return tuple(astuple(size_of(encode(p, spec, allow_self_touch))) for p in (small, large))
 
-    return Size(scaled(a.variables, b.variables), scaled(a.clauses, b.clauses),
-                scaled(a.literals, b.literals))
+    lazy = replace(spec, cycles="lazy") if spec.cycles == "order" else spec
+    a, b = measured(lazy)
+    counts = [x + (y - x) * per_cell / step for x, y in zip(a, b, strict=True)]
+    if spec.cycles == "order":  # cells numbered along the paths: bits as many as the cells'
+        _, whole = measured(spec)  # count has, so that part grows with cells x bits
+        scale = cells * cells.bit_length() / (cell_count(large) * cell_count(large).bit_length())
+        counts = [n + (w - y) * scale for n, w, y in zip(counts, whole, b, strict=True)]
+    return Size(*(max(x, round(n)) for x, n in zip(a, counts, strict=True)))
 
 
 def probe(colors: int, free_rows: int) -> Puzzle:
@@ -67,6 +72,10 @@ def probe(colors: int, free_rows: int) -> Puzzle:
     cells += [EMPTY] * (rows * PROBE_WIDTH - len(cells))
     return Puzzle(tuple("".join(cells[r * PROBE_WIDTH:(r + 1) * PROBE_WIDTH])
                         for r in range(rows)))
+
+
+def cell_count(puzzle: Puzzle) -> int:
+    return puzzle.width * puzzle.height
 
 
 def free_cells(puzzle: Puzzle) -> int:
