@@ -1,17 +1,19 @@
 """What a puzzle's formula will cost before it is built: the same encoding on two small boards
-with the puzzle's colors (its dots packed in the top rows, then 2 or 4 free rows), and the
-cost of a free cell taken from their difference, times the puzzle's free cells."""
+with the puzzle's colors (its dots packed in the top rows, then 2 or 4 free rows; measured
+once per encoding, colors and rule), and the cost of a free cell taken from their difference,
+times the puzzle's free cells."""
 
 from __future__ import annotations
 
 from dataclasses import astuple, dataclass, replace
+from functools import cache
 
 from flowsat.puzzle.model import EMPTY, Puzzle
 from flowsat.sat.spec import Spec
 
 PROBE_WIDTH = 12
 PROBE_FREE_ROWS = (2, 4)
-WORTH_IT = 4  # boards up to this many times the larger probe are built without an estimate
+WORTH_IT = 8  # boards up to this many times the larger probe are built without an estimate
 # Bytes a formula takes built and loaded into CaDiCaL 1.9.5 (Glucose 4 takes less): fitted on
 # resident sizes measured on five encodings of a 30x30 and a 50x50 board, within 17%.
 BYTES_PER_CLAUSE = 150
@@ -38,30 +40,33 @@ class Size:
 def formula_size(puzzle: Puzzle, spec: Spec, allow_self_touch: bool) -> Size | None:
     """The formula's estimated size, None for a board that is cheaper to build than to
     estimate; lazy no-self-touch clauses count as if all were stated (a fall-back states
-    them all)."""
-    from flowsat.sat.backend import encode
-
+    them all). The `order` encoding numbers the cells along the paths in as many bits as the
+    count of cells has: that part grows with cells x bits, the rest with the free cells."""
     if spec.touch == "lazy":
         spec = replace(spec, touch="eager")
-    colors = len(puzzle.colors)
+    colors, cells = len(puzzle.colors), cell_count(puzzle)
     small, large = (probe(colors, rows) for rows in PROBE_FREE_ROWS)
-    if cell_count(puzzle) <= WORTH_IT * cell_count(large):
+    if cells <= WORTH_IT * cell_count(large):
         return None
-    cells = cell_count(puzzle)
-    per_cell = cells - 2 * colors - free_cells(small)
-    step = free_cells(large) - free_cells(small)
-
-    def measured(spec: Spec) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        return tuple(astuple(size_of(encode(p, spec, allow_self_touch))) for p in (small, large))
-
+    per_cell = (cells - 2 * colors - free_cells(small)) / (free_cells(large) - free_cells(small))
     lazy = replace(spec, cycles="lazy") if spec.cycles == "order" else spec
-    a, b = measured(lazy)
-    counts = [x + (y - x) * per_cell / step for x, y in zip(a, b, strict=True)]
-    if spec.cycles == "order":  # cells numbered along the paths: bits as many as the cells'
-        _, whole = measured(spec)  # count has, so that part grows with cells x bits
+    a, b = measured(lazy, colors, allow_self_touch)
+    counts = [x + (y - x) * per_cell for x, y in zip(a, b, strict=True)]
+    if spec.cycles == "order":
+        _, whole = measured(spec, colors, allow_self_touch)
         scale = cells * cells.bit_length() / (cell_count(large) * cell_count(large).bit_length())
         counts = [n + (w - y) * scale for n, w, y in zip(counts, whole, b, strict=True)]
     return Size(*(max(x, round(n)) for x, n in zip(a, counts, strict=True)))
+
+
+@cache
+def measured(spec: Spec, colors: int, allow_self_touch: bool
+             ) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The counts of the two probes' formulas (once per encoding, colors and rule)."""
+    from flowsat.sat.backend import encode
+
+    return tuple(astuple(size_of(encode(probe(colors, rows), spec, allow_self_touch)))
+                 for rows in PROBE_FREE_ROWS)
 
 
 def probe(colors: int, free_rows: int) -> Puzzle:
