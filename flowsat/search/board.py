@@ -36,7 +36,7 @@ class Board:
     def tables_mb(height: int, width: int) -> float:
         """About the memory the tables of a board take, before it is made: the neighbor mask
         of cell i is an int of i bits (i / 7.5 bytes), so the masks grow with the square of
-        the cells (60 GB for 1002x1002), plus some 350 bytes a cell for the rest."""
+        the cells (64 GB for 1002x1002), plus some 350 bytes a cell for the rest."""
         size = height * (width + 1)
         return (size * size / 15 + 350 * size) / (1 << 20)
 
