@@ -22,6 +22,7 @@ from flowsat.solve import BACKENDS, solve
 from tests.conftest import PUZZLES
 
 MID = PUZZLES / "large" / "30x30" / "30x30-0001.txt"
+BOARD20 = PUZZLES / "large" / "20x20" / "20x20-0001.txt"
 SMALL = PUZZLES / "examples" / "flow_5x5.txt"
 
 
@@ -60,8 +61,8 @@ def test_the_default_cap_is_half_the_memory_available(monkeypatch):
 
 
 @pytest.mark.parametrize(("name", "board"), [
-    ("edges-unique-lazy", MID), ("edges-onehot", PUZZLES / "large" / "20x20" / "20x20-0001.txt"),
-    ("dirtypes-binary", MID), ("edges-binary+cycles=order", MID)])
+    ("edges-unique-lazy", MID), ("edges-onehot", BOARD20), ("dirtypes-binary", BOARD20),
+    ("edges-binary+cycles=order", BOARD20)])
 def test_the_estimate_is_within_a_fifth_of_the_formula(name, board, monkeypatch):
     monkeypatch.setattr(estimate, "WORTH_IT", 0)  # estimated however small, for a fast test
     (puzzle,) = read_puzzles(board)
