@@ -11,7 +11,9 @@ import pytest
 from typer.testing import CliRunner
 
 from flowsat.cli import app
-from flowsat.puzzle import Puzzle, read_puzzles
+from flowsat.generate.corpus import puzzle_text
+from flowsat.generate.make import make_puzzle
+from flowsat.puzzle import Puzzle, parse_puzzles, read_puzzles
 from flowsat.puzzle.model import LABELS
 from flowsat.render.palette import (
     BACKGROUND,
@@ -145,3 +147,12 @@ def test_every_json_record_states_the_rules(tmp_path, flag):
     records = [json.loads(line) for line in result.stdout.splitlines()]
     assert [r["status"] for r in records] == ["solved" if flag else "unsolvable", "error"]
     assert all(r["rules"] == {"self_touch": bool(flag)} for r in records)
+
+
+@pytest.mark.parametrize("fmt", ["grid", "numberlink"])
+def test_the_generator_labels_past_62_colors_and_its_files_read_back(fmt):
+    made = make_puzzle(20, 20, 2, (70, 70))
+    assert len(made.puzzle.colors) == 70 and set(made.puzzle.colors) <= set(LABELS)
+    assert set(made.puzzle.colors) & PUNCTUATION
+    (again,) = parse_puzzles(puzzle_text(made.puzzle, fmt))
+    assert again.rows == made.puzzle.rows and again.dots == made.puzzle.dots
