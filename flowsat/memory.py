@@ -9,6 +9,7 @@ from functools import cache
 MB = 1 << 20
 DEFAULT_SHARE = 0.5  # of the memory available when the run starts
 ADDRESS_SHARE = 0.8  # the last line: the address space a process may add, of what is available
+ADDRESS_FLOOR_MB = 2048.0  # but at least this much: mappings reserved, not used, count too
 FALLBACK_MB = 2048.0  # when the system tells nothing
 _given: list[float] = []  # a default set for this process by its parent (bench workers)
 
@@ -76,7 +77,8 @@ def statm_mb(field: int) -> float | None:
 
 def limit_address_space() -> None:
     """The last line, for the command line: this process (and the workers it starts) may map
-    what it has now plus ADDRESS_SHARE of the memory available, no more, so that an
+    what it has now plus ADDRESS_SHARE of the memory available (ADDRESS_FLOOR_MB at least,
+    as libraries reserve address space they never use), no more, so that an
     allocation the caps did not foresee fails (MemoryError: status `limit`) before the system
     kills a process. A lower limit already set is kept."""
     try:
@@ -86,7 +88,7 @@ def limit_address_space() -> None:
     mapped, available = mapped_mb(), available_mb()
     if mapped is None or available is None:
         return
-    want = int((mapped + ADDRESS_SHARE * available) * MB)
+    want = int((mapped + max(ADDRESS_SHARE * available, ADDRESS_FLOOR_MB)) * MB)
     soft, hard = resource.getrlimit(resource.RLIMIT_AS)
     if hard != resource.RLIM_INFINITY:
         want = min(want, hard)

@@ -100,7 +100,8 @@ def test_the_bench_records_a_run_out_of_memory_as_limit(tmp_path, monkeypatch):
 
 def test_the_command_line_limits_its_address_space_to_what_is_available():
     code = ("import resource; from flowsat.memory import limit_address_space, mapped_mb, "
-            "available_mb; before = mapped_mb() + 0.8 * available_mb(); limit_address_space(); "
+            "available_mb; before = mapped_mb() + max(0.8 * available_mb(), 2048); "
+            "limit_address_space(); "
             "soft = resource.getrlimit(resource.RLIMIT_AS)[0]; "
             "print(soft != resource.RLIM_INFINITY and abs(soft / 2**20 - before) < 256)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
