@@ -2,20 +2,38 @@
 
 from __future__ import annotations
 
+import contextlib
+import importlib
+import inspect
 import json
 import os
 import signal
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import Field, fields
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Annotated, NoReturn, TypeVar, get_type_hints
 
 import typer
+from typer.core import TyperGroup
 
 from flowsat import __version__
 from flowsat.memory import limit_address_space
+from flowsat.options import (
+    COUNT,
+    DELAY,
+    MAX_CONFLICTS,
+    MAX_NODES,
+    REPEAT,
+    RUN_TIMEOUT,
+    TEXT_TIMEOUT_S,
+    TIMEOUT,
+    WORKERS,
+    Bounds,
+)
+from flowsat.options import MAX_CELLS as MAX_CELLS_BOUNDS
 from flowsat.puzzle import (
     MAX_CELLS,
     Paths,
@@ -42,9 +60,64 @@ that is no answer. When several apply, the highest wins."""
 EXIT = {"solved": 0, "unsolvable": 1, "input": 2, "timeout": 3, "limit": 3, "internal": 4,
         "program": 5}
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
+try:  # the exceptions by which click ends a command on purpose (usage errors, exits):
+    from typer import TyperException as ClickException  # typer 0.28 carries its own click
+except ImportError:
+    from click import ClickException
+
+
+class Guarded(TyperGroup):
+    """Commands whose exceptions end in one line, never a traceback: a bad option value, a
+    usage error or an input error that escaped its command exit 2, Ctrl-C 130, anything
+    unforeseen 4 (an internal error); FLOWSAT_DEBUG=1 keeps the traceback for developers."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except ClickException as err:  # a bad option or argument: one line, not four
+            if err.exit_code != EXIT["input"] or type(err).__name__ == "NoArgsIsHelpError":
+                raise
+            usage_error(err.format_message())
+        except (typer.Exit, typer.Abort):
+            raise
+        except KeyboardInterrupt:  # Ctrl-C, or SIGTERM where a command turns it into one
+            typer.echo("flowsat: interrupted", err=True)
+            raise typer.Exit(130) from None
+        except UsageError as err:
+            usage_error(err)
+        except PuzzleError as err:
+            input_error(err)
+        except Exception as err:
+            if os.environ.get("FLOWSAT_DEBUG"):
+                raise
+            typer.echo(f"flowsat: internal error (a bug): {type(err).__name__}: "
+                       f"{' '.join(str(err).split())[:300]}", err=True)
+            raise typer.Exit(EXIT["internal"]) from None
+
+
+app = typer.Typer(cls=Guarded, add_completion=False, no_args_is_help=True,
+                  rich_markup_mode=None, pretty_exceptions_enable=False,
                   help=f"Solve Flow Free / Numberlink puzzles by SAT or best-first search.\n\n"
                        f"{EXIT_STATUS}")
+
+
+def bounded(bounds: Bounds) -> Callable[..., object]:
+    """A typer callback that refuses values out of bounds, as a usage error."""
+
+    def check(param: typer.CallbackParam, value: object) -> object:
+        try:
+            return bounds.check(param.name or "value", value)
+        except UsageError as err:
+            raise typer.BadParameter(str(err).split(": ", 1)[1]) from None
+
+    return check
+
+
+def a_folder(value: Path | None) -> Path | None:
+    """A typer callback for folders to write into: one that is a file is a usage error."""
+    if value is not None and value.exists() and not value.is_dir():
+        raise typer.BadParameter(f"{value} is a file, not a folder")
+    return value
 
 
 SvgTarget = Annotated[Path | None, typer.Option(
@@ -52,15 +125,16 @@ SvgTarget = Annotated[Path | None, typer.Option(
 PngTarget = Annotated[Path | None, typer.Option(
     help="Write PNG pictures (needs flowsat[png]): a .png file (one puzzle) or a folder.")]
 
-Repeat = Annotated[int, typer.Option(min=1, help="Runs of each configuration.")]
-RunTimeout = Annotated[float, typer.Option(min=0.001, help="Seconds a run.")]
-Workers = Annotated[int, typer.Option(min=1, help="Worker processes at once.")]
+Repeat = Annotated[int, typer.Option(callback=bounded(REPEAT), help="Runs of each configuration.")]
+RunTimeout = Annotated[float, typer.Option(callback=bounded(RUN_TIMEOUT), help="Seconds a run.")]
+Workers = Annotated[int, typer.Option(callback=bounded(WORKERS), help="Worker processes at once.")]
 Cluster = Annotated[str | None, typer.Option(
     metavar="ADDRESS|local:N", help="Run on a Dask cluster (needs flowsat[cluster]): a "
     "scheduler's address, e.g. tcp://host:8786, or local:N for N worker processes here.")]
 Resume = Annotated[bool, typer.Option(
     "--resume", help="Go on with DIR's results: run only what is not there yet.")]
-MaxCells = Annotated[int, typer.Option(min=1, help="Refuse boards with more cells.")]
+MaxCells = Annotated[int, typer.Option(
+    callback=bounded(MAX_CELLS_BOUNDS), help="Refuse boards with more cells.")]
 AllowSelfTouch = Annotated[bool, typer.Option(
     "--allow-self-touch", help="Let a path touch itself side by side.")]
 
@@ -86,6 +160,56 @@ ProgramFormat = Annotated[PuzzleFormat | None, typer.Option(
          "the default) or grid (the rows).")]
 
 
+BACKEND_OPTIONS = {name: options for name, module in BACKENDS.items()  # light: the backends'
+                   if (options := getattr(importlib.import_module(module), "Options", None))}
+# packages import their options only, not the backends themselves
+
+
+def with_backend_options(command: Callable[..., None]) -> inspect.Signature:
+    """The command's signature with an option for every field of every backend's options
+    in place of its `**given` (a name two backends share is one option)."""
+    signature = inspect.signature(command, eval_str=True)
+    made: dict[str, inspect.Parameter] = {}
+    for backend, options in BACKEND_OPTIONS.items():
+        kinds = get_type_hints(options)
+        for f in fields(options):
+            parameter = option_parameter(backend, f, kinds[f.name])
+            made.setdefault(parameter.name, parameter)
+    own = [p for p in signature.parameters.values() if p.kind is not p.VAR_KEYWORD]
+    return signature.replace(parameters=own + list(made.values()))
+
+
+def option_parameter(backend: str, f: Field, kind: object) -> inspect.Parameter:
+    """The command-line option of one field: a flag for a switch, else a value, checked
+    against the field's bounds."""
+    text = f"{backend}: {f.metadata['help']}"
+    flag, bounds = f.metadata["flag"], f.metadata["bounds"]
+    if flag:
+        return inspect.Parameter(switch_name(flag), inspect.Parameter.KEYWORD_ONLY, default=False,
+                                 annotation=Annotated[bool, typer.Option(flag, help=text)])
+    checked = {"callback": bounded(bounds)} if bounds else {}
+    return inspect.Parameter(f.name, inspect.Parameter.KEYWORD_ONLY, default=None,
+                             annotation=Annotated[kind, typer.Option(help=text, **checked)])
+
+
+def switch_name(flag: str) -> str:
+    return flag.removeprefix("--").replace("-", "_")
+
+
+def backend_options(given: dict[str, object]) -> dict[str, object]:
+    """The backends' options given on the command line, by field: a `--no-X` switch given is
+    False, another switch True; what was not given is left out (the backend's default)."""
+    chosen = {}
+    for options in BACKEND_OPTIONS.values():
+        for f in fields(options):
+            flag = f.metadata["flag"]
+            value = ((not flag.startswith("--no-")) if given.get(switch_name(flag)) else None
+                     ) if flag else given.get(f.name)
+            if value is not None:
+                chosen[f.name] = value
+    return chosen
+
+
 def show_version(value: bool) -> None:
     if value:
         typer.echo(f"flowsat {__version__}")
@@ -104,11 +228,9 @@ def solve(
     files: Annotated[list[Path], typer.Argument(help="Puzzle files or folders.")],
     backend: Annotated[str, typer.Option(
         help="Backend: sat, astar, or program:COMMAND (any solver program).")] = "sat",
-    encoding: Annotated[str | None, typer.Option(
-        help="SAT encoding: a name or a spec file (.toml).")] = None,
-    solver: Annotated[str | None, typer.Option(help="SAT solver: any PySAT solver name.")] = None,
     timeout: Annotated[float | None, typer.Option(
-        min=0, help="Seconds per puzzle before giving up.")] = None,
+        callback=bounded(TIMEOUT), help=f"Seconds per puzzle before giving up (default: "
+        f"{TEXT_TIMEOUT_S:g} with text output, none with JSON).")] = None,
     allow_self_touch: AllowSelfTouch = False,
     fmt: Annotated[SolveFormat, typer.Option(
         "--format", help="text, one JSON object a line, or rows: each solved board as 'W H' "
@@ -129,61 +251,17 @@ def solve(
     fast: Annotated[bool, typer.Option("--fast", help="With --animate: four times faster.")
                     ] = False,
     delay: Annotated[float | None, typer.Option(
-        min=0, help="With --animate: seconds a search state stays on screen (default 0.1).")
+        callback=bounded(DELAY),
+        help="With --animate: seconds a search state stays on screen (default 0.1).")
                      ] = None,
-    preset: Annotated[str | None, typer.Option(
-        help="astar: switch set, 'full' (default) or '2016' (the 2016 program's checks only).")
-                      ] = None,
-    breadth_first: Annotated[bool, typer.Option(
-        "--breadth-first", help="astar: breadth-first instead of best-first.")] = False,
-    queue_always: Annotated[bool, typer.Option(
-        "--queue-always", help="astar: forced moves go through the queue too.")] = False,
-    no_deadends: Annotated[bool, typer.Option(
-        "--no-deadends", help="astar: no dead-end check.")] = False,
-    no_stranded: Annotated[bool, typer.Option(
-        "--no-stranded", help="astar: no stranded color/region check.")] = False,
-    no_parity: Annotated[bool, typer.Option(
-        "--no-parity", help="astar: no checkerboard parity check of regions.")] = False,
-    no_links: Annotated[bool, typer.Option(
-        "--no-links", help="astar: no propagation of the links each cell must make.")] = False,
-    no_tails: Annotated[bool, typer.Option(
-        "--no-tails", help="astar: sure links extend heads only, not goal ends.")] = False,
-    no_squares: Annotated[bool, typer.Option(
-        "--no-squares", help="astar: links may make U-turns in 2x2 squares.")] = False,
-    no_corners: Annotated[bool, typer.Option(
-        "--no-corners", help="astar: corners need not see a dot inside.")] = False,
-    bottleneck: Annotated[int | None, typer.Option(
-        min=0, help="astar: bottleneck width checked (0 = off, default 3).")] = None,
-    no_outside_in: Annotated[bool, typer.Option(
-        "--no-outside-in", help="astar: start each flow at its first dot, not the outer one.")
-                             ] = False,
-    no_autosort: Annotated[bool, typer.Option(
-        "--no-autosort", help="astar: try colors on ties in reading order.")] = False,
-    order: Annotated[str | None, typer.Option(
-        help="astar: move the colors in this order (their labels).")] = None,
-    random_order: Annotated[int | None, typer.Option(
-        help="astar: shuffle the color order with this seed.")] = None,
-    hint: Annotated[Path | None, typer.Option(
-        help="astar: a partial solution (grid format) whose filled cells are fixed.")] = None,
-    max_nodes: Annotated[int | None, typer.Option(
-        min=1, help="astar: stop after this many expanded states (exit 3).")] = None,
-    max_memory: Annotated[float | None, typer.Option(
-        min=1, help="Stop (exit 3) when the stored states (astar) or the SAT formula (sat, "
-        "estimated before it is built) would pass this many MB (default: half the memory "
-        "available at the start).")] = None,
     program_format: ProgramFormat = None,
+    **given: object,
 ) -> None:
-    search = {"preset": preset, "breadth_first": breadth_first or None,
-              "queue_always": queue_always or None, "deadends": off(no_deadends),
-              "stranded": off(no_stranded), "parity": off(no_parity), "links": off(no_links),
-              "tails": off(no_tails), "squares": off(no_squares),
-              "corners": off(no_corners), "bottleneck": bottleneck,
-              "outside_in": off(no_outside_in), "autosort": off(no_autosort), "order": order,
-              "random_order": random_order, "hint": hint, "max_nodes": max_nodes,
-              "max_memory": max_memory}  # only what was given goes to the backend
-    given = {"encoding": encoding, "solver": solver, **search,
-             "program_format": program_format and program_format.value}
-    options = {k: v for k, v in given.items() if v is not None}
+    options = backend_options(given)  # only what was given goes to the backend
+    if program_format:
+        options["program_format"] = program_format.value
+    if timeout is None and fmt is SolveFormat.text and can_stop(options.get("solver")):
+        timeout = TEXT_TIMEOUT_S
     files = expand_paths(files) if files else []
     try:
         check_animation(animate, show_cycles or fast or delay is not None, fmt, backend)
@@ -216,6 +294,9 @@ def solve(
                 save(pics, item, solution)
             worst = max(worst, EXIT[blame(result.status, backend) or result.status])
     raise typer.Exit(worst)
+
+
+solve.__signature__ = with_backend_options(solve)
 
 
 @app.command(help="Draw puzzles in the terminal, or as pictures with --svg/--png: the unsolved "
@@ -289,10 +370,11 @@ def generate(
         min=1, help="Fewest colors (default: 0.8 x the square root of the cells).")] = None,
     max_colors: Annotated[int | None, typer.Option(
         min=1, help="Most colors (default: 1.2 x the square root of the cells).")] = None,
-    count: Annotated[int, typer.Option(min=1, help="Puzzles to make.")] = 1,
+    count: Annotated[int, typer.Option(callback=bounded(COUNT), help="Puzzles to make.")] = 1,
     seed: Annotated[int | None, typer.Option(
         min=0, help="The first seed (default: a random one, printed on stderr).")] = None,
-    out: Annotated[Path | None, typer.Option(help="Folder for the puzzle files.")] = None,
+    out: Annotated[Path | None, typer.Option(
+        callback=a_folder, help="Folder for the puzzle files.")] = None,
     manifest: Annotated[Path | None, typer.Option(
         help="The manifest to add to (default: DIR/manifest.csv); it names files relative "
              "to its own folder.")] = None,
@@ -302,14 +384,17 @@ def generate(
         "--allow-self-touch", help="Puzzles under the rule that lets paths touch themselves.")
                                 ] = False,
     timeout: Annotated[float | None, typer.Option(
-        min=0, help="Seconds a puzzle may take: a safety stop, reported (exit 3); what is "
-                    "accepted never depends on the clock.")] = None,
+        callback=bounded(TIMEOUT),
+        help="Seconds a puzzle may take: a safety stop, reported (exit 3); what is "
+             "accepted never depends on the clock.")] = None,
     max_conflicts: Annotated[int | None, typer.Option(
-        min=1, help="SAT conflicts a proof of uniqueness may take before its candidate is "
-                    "dropped (default 100000).")] = None,
+        callback=bounded(MAX_CONFLICTS),
+        help="SAT conflicts a proof of uniqueness may take before its candidate is "
+             "dropped (default 100000).")] = None,
     max_nodes: Annotated[int | None, typer.Option(
-        min=1, help="Best-first states the rating may expand (default 50000).")] = None,
-    workers: Annotated[int, typer.Option(min=1, help="Worker processes.")] = 1,
+        callback=bounded(MAX_NODES),
+        help="Best-first states the rating may expand (default 50000).")] = None,
+    workers: Annotated[int, typer.Option(callback=bounded(WORKERS), help="Worker processes.")] = 1,
     cluster: Cluster = None,
     resume: Annotated[bool, typer.Option(
         "--resume", help="Skip the seeds whose file the manifest already lists.")] = False,
@@ -363,9 +448,17 @@ def progress_bar(total: int, label: str, shown: bool) -> Iterator[Callable[[], N
         yield lambda: None
         return
     from rich.console import Console
-    from rich.progress import Progress
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        SpinnerColumn,
+        TextColumn,
+        TimeElapsedColumn,
+    )
 
-    with Progress(console=Console(stderr=True), transient=True) as bar:
+    with Progress(SpinnerColumn(), TextColumn(label), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), console=Console(stderr=True), transient=True) as bar:
         task = bar.add_task(label, total=total)
         yield lambda: bar.advance(task)
 
@@ -380,7 +473,8 @@ def rate(
                    ] = Format.text,
     allow_self_touch: AllowSelfTouch = False,
     max_nodes: Annotated[int | None, typer.Option(
-        min=1, help="Best-first states expanded at most (default 50000).")] = None,
+        callback=bounded(MAX_NODES),
+        help="Best-first states expanded at most (default 50000).")] = None,
     max_cells: MaxCells = MAX_CELLS,
 ) -> None:
     from flowsat.difficulty import MAX_NODES, Rating
@@ -414,9 +508,9 @@ def check_unique(
                    ] = Format.text,
     allow_self_touch: AllowSelfTouch = False,
     timeout: Annotated[float | None, typer.Option(
-        min=0, help="Seconds per puzzle before giving up.")] = None,
+        callback=bounded(TIMEOUT), help="Seconds per puzzle before giving up.")] = None,
     max_conflicts: Annotated[int | None, typer.Option(
-        min=1, help="SAT conflicts per search before giving up.")] = None,
+        callback=bounded(MAX_CONFLICTS), help="SAT conflicts per search before giving up.")] = None,
     color: Annotated[bool | None, typer.Option(
         "--color/--no-color", help="ANSI colors (default: when stdout is a terminal).")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the verdict line a puzzle.")
@@ -475,9 +569,17 @@ def each_puzzle(files: list[Path], max_cells: int, work: Callable[[Puzzle], T],
     raise typer.Exit(worst)
 
 
-def off(flag: bool) -> bool | None:
-    """False for a --no-X switch that was given, None (not given) otherwise."""
-    return False if flag else None
+def can_stop(solver: object) -> bool:
+    """Whether a solve with this solver (None: the default) can be cut at a deadline: the
+    default timeout of text output is not for Lingeling and Kissat, which refuse any."""
+    if not isinstance(solver, str):
+        return True
+    from flowsat.sat.oracle import UNLIMITED, solver_name
+
+    try:
+        return solver_name(solver) not in UNLIMITED
+    except UsageError:
+        return True  # the solve says what is wrong with it
 
 
 def run_one(puzzle: Puzzle, backend: str, options: dict, allow_self_touch: bool,
@@ -624,7 +726,8 @@ def bench(
     timeout: RunTimeout = 60.0,
     workers: Workers = 1,
     cluster: Cluster = None,
-    out: Annotated[Path, typer.Option(help="Folder of the results and the report.")
+    out: Annotated[Path, typer.Option(
+        callback=a_folder, help="Folder of the results and the report.")
                    ] = Path("bench-out"),
     resume: Resume = False,
     allow_self_touch: AllowSelfTouch = False,
@@ -660,7 +763,8 @@ def sweep(settings, paths: list[Path], max_cells: int, resume: bool,
         cluster_option(settings.cluster, settings.workers)
         if not puzzles:
             raise UsageError("no puzzle to run")
-        statuses = bench(settings, puzzles, resume=resume, argv=sys.argv)
+        statuses = bench(settings, puzzles, resume=resume, argv=sys.argv,
+                         progress=sys.stderr.isatty())
         written = reports(out)
     except UsageError as err:
         usage_error(err)
@@ -693,7 +797,8 @@ def experiment(
     timeout: RunTimeout = 60.0,
     workers: Workers = 1,
     cluster: Cluster = None,
-    out: Annotated[Path, typer.Option(help="Folder of the results and the reports.")
+    out: Annotated[Path, typer.Option(
+        callback=a_folder, help="Folder of the results and the reports.")
                    ] = Path("results/encodings"),
     resume: Resume = False,
     max_cells: MaxCells = MAX_CELLS,
@@ -748,7 +853,7 @@ def encode(
     max_cells: MaxCells = MAX_CELLS,
 ) -> None:
     from flowsat.sat import DEFAULT_ENCODING, encode
-    from flowsat.sat.dimacs import describe, write_dimacs
+    from flowsat.sat.dimacs import describe, left_out, write_dimacs
 
     items = list(read_puzzles(puzzle_file, max_cells))
     item = next((x for x in items if x.index in (index, None)), None) if items else None
@@ -760,12 +865,17 @@ def encode(
         formula = encode(item, encoding or DEFAULT_ENCODING, allow_self_touch)
     except UsageError as err:
         usage_error(err)
+    formula.state_lazy_touch()  # a formula that stands alone states what solving adds lazily
     clauses = formula.clauses + ([[formula.unique]] if formula.unique else [])
-    if output:
-        with output.open("w", encoding="utf-8") as out:
-            write_dimacs(out, clauses, formula.enc.top, describe(formula, allow_self_touch))
-    else:
-        write_dimacs(sys.stdout, clauses, formula.enc.top, describe(formula, allow_self_touch))
+    comments = describe(formula, allow_self_touch)
+    try:
+        with (output.open("w", encoding="utf-8") if output
+              else contextlib.nullcontext(sys.stdout)) as out:
+            write_dimacs(out, clauses, formula.enc.top, comments)
+    except OSError as err:
+        usage_error(f"cannot write {output}: {err.strerror}")
+    if (missing := left_out(formula)) is not None:
+        typer.echo(f"flowsat: note: {missing}", err=True)
 
 
 @app.command(help="Write a bench folder's report.md, report.csv and plots/ from its results "

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
+from flowsat.deadline import shielded
 from flowsat.result import UsageError
 
 TERMINATED = 128 + signal.SIGTERM  # the exit status of a process ended by SIGTERM
@@ -58,8 +59,11 @@ def run_program(argv: list[str], stdin: Path | None = None,
                 timeout: float | None = None) -> Finished:
     """Run the program to its end or its deadline, its standard input read from the file
     `stdin` (else nothing). Its output goes to files, never to memory: each may grow to
-    `MAX_OUTPUT` bytes (past that the program gets SIGXFSZ), and that much is read back."""
-    with (terminate_as_exit(), tempfile.TemporaryDirectory(prefix="flowsat-run-") as folder,
+    `MAX_OUTPUT` bytes (past that the program gets SIGXFSZ), and that much is read back. A
+    solve's `deadline` waits for its end (the program keeps its own timeout), so that the
+    group is killed and the folder removed before the timeout is raised."""
+    with (shielded(), terminate_as_exit(),
+          tempfile.TemporaryDirectory(prefix="flowsat-run-") as folder,
           open(stdin or os.devnull, "rb") as source, open(Path(folder, "out"), "w+b") as out,
           open(Path(folder, "err"), "w+b") as err):
         start = time.perf_counter()

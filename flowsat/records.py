@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from flowsat.checker import problems
+from flowsat.puzzle.formats import PuzzleError, read_text, text_lines
 from flowsat.puzzle.model import Paths, Puzzle
 
 
@@ -30,17 +31,16 @@ def read_records(path: str | Path) -> tuple[list[Record], list[RecordError]]:
     """The records of a results file, and an error for each line that is not one; a
     RecordError if the file cannot be read."""
     try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as err:
-        reason = getattr(err, "strerror", None) or "not UTF-8 text"
-        raise RecordError(f"{path}:1:1: cannot read: {reason}") from None
+        lines = text_lines(read_text(str(path)))
+    except PuzzleError as err:
+        raise RecordError(str(err)) from None
     records, errors = [], []
     for n, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
             records.append(record(json.loads(line), f"{path}:{n}"))
-        except (ValueError, TypeError, KeyError) as err:
+        except (ValueError, TypeError, KeyError, OverflowError, RecursionError) as err:
             errors.append(RecordError(f"{path}:{n}:1: not a result of `flowsat solve --format "
                                       f"json`: {err}"))
     return records, errors

@@ -28,6 +28,11 @@ class UsageError(ValueError):
     """A backend option that cannot work (unknown solver, unknown encoding, ...)."""
 
 
+class BackendError(Exception):
+    """A backend could not answer for a reason outside flowsat (an outside solver program
+    crashed or answered nonsense): the puzzle's status is `error`, the run goes on."""
+
+
 def rules(allow_self_touch: bool) -> dict[str, bool]:
     """The rules a puzzle was answered under, as every JSON record states them."""
     return {"self_touch": allow_self_touch}

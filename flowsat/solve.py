@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import importlib
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from types import ModuleType
 from typing import Any
 
 from flowsat.checker import InvalidSolution, check
+from flowsat.deadline import Timeout, deadline
+from flowsat.options import check_limits, check_options
 from flowsat.puzzle.model import Paths, Puzzle
-from flowsat.result import Result, UsageError
+from flowsat.result import BackendError, Result, UsageError
 
 BACKENDS = {"sat": "flowsat.sat",  # name -> module with solve(puzzle, *, ..., **options)
             "astar": "flowsat.search",
@@ -22,12 +24,18 @@ def solve(puzzle: Puzzle, backend: str = "sat", *, allow_self_touch: bool = Fals
     """The backend's result for the puzzle. A solution that fails the checker raises (a bug),
     unless it comes from outside flowsat (a backend with `OUTSIDE`): then it is `wrong`."""
     start = time.perf_counter()
+    check_limits(timeout=timeout)
     backend, given = split_backend(backend, options)
     options |= given
     module = backend_module(backend, options)
     try:
-        result: Result = module.solve(puzzle, allow_self_touch=allow_self_touch,
-                                      timeout=timeout, **options)
+        with deadline(timeout):
+            result: Result = module.solve(puzzle, allow_self_touch=allow_self_touch,
+                                          timeout=timeout, **options)
+    except Timeout:
+        result = Result("timeout", config=config_of(module, options))
+    except BackendError as err:
+        result = Result("error", error=str(err), config=config_of(module, options))
     except MemoryError:  # the last line: what the caps did not foresee stops the run, no more
         result = Result("limit", error=f"out of memory: the system refused more after "
                                        f"{time.perf_counter() - start:.1f} s (--max-memory "
@@ -74,14 +82,28 @@ def blame(status: str, backend: str) -> str | None:
     return "program" if outside(backend) else "internal"
 
 
-def backend_module(backend: str, options: Iterable[str] = ()) -> ModuleType:
-    """The backend's module, once the backend is known and takes every option given."""
+def backend_module(backend: str, options: Mapping[str, Any] | None = None) -> ModuleType:
+    """The backend's module, once the backend is known and takes every option given, each
+    within the bounds of its field in the backend's `Options`."""
+    options = options or {}
     if backend not in BACKENDS:
         raise UsageError(f"unknown backend {backend!r}; choose from {', '.join(BACKENDS)}")
     module = importlib.import_module(BACKENDS[backend])
     for name in set(options) - set(module.OPTIONS):
-        raise UsageError(f"--{name.replace('_', '-')} does not apply to the {backend} backend")
+        raise UsageError(f"{option_flag(name)} does not apply to the {backend} backend")
+    if hasattr(module, "Options"):
+        check_options(module.Options, options)
     return module
+
+
+def option_flag(name: str) -> str:
+    """How the command line gives a backend's option: `--no-links` for `links`."""
+    for module in BACKENDS.values():
+        options = getattr(importlib.import_module(module), "Options", None)
+        found = options and options.__dataclass_fields__.get(name)
+        if found and found.metadata.get("flag"):
+            return found.metadata["flag"]
+    return f"--{name.replace('_', '-')}"
 
 
 def solve_many(puzzle: Puzzle, limit: int, *, allow_self_touch: bool = False,
@@ -89,11 +111,24 @@ def solve_many(puzzle: Puzzle, limit: int, *, allow_self_touch: bool = False,
     """Up to `limit` distinct solutions by SAT, every one checked (see `sat.backend.search`)."""
     from flowsat.sat.backend import search
 
-    result, found = search(puzzle, limit, allow_self_touch=allow_self_touch, timeout=timeout,
-                           **options)
+    try:
+        with deadline(timeout):
+            result, found = search(puzzle, limit, allow_self_touch=allow_self_touch,
+                                   timeout=timeout, **options)
+    except Timeout:
+        return Result("timeout", stats={"solutions": 0, "exhausted": False,
+                                        "stopped": "timeout"},
+                      config=config_of(backend_module("sat"), options)), []
     for paths in found:
         check(puzzle, paths, allow_self_touch)
     return result, found
+
+
+def config_of(module: ModuleType, options: dict[str, Any]) -> dict[str, Any]:
+    """The configuration a result names when the backend could not say it (cut short): the
+    backend's defaults and the options given."""
+    given = {k: v for k, v in options.items() if k != "observe" and v is not None}
+    return {**getattr(module, "DEFAULTS", {}), **given}
 
 
 def takes(backend: str, option: str) -> bool:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from flowsat.checker import check
+from flowsat.deadline import Timeout, deadline
 from flowsat.puzzle.model import Paths, Puzzle, solution_grid
 
 Verdict = Literal["unique", "multiple", "unsolvable", "timeout", "limit"]
@@ -45,11 +46,21 @@ class Uniqueness:
 def check_unique(puzzle: Puzzle, *, known: Paths | None = None, allow_self_touch: bool = False,
                  timeout: float | None = None, **options: Any) -> Uniqueness:
     """Whether the puzzle has one solution, several or none. `options` go to the SAT backend
-    (`encoding`, `solver`, `max_conflicts`, each for each of the two runs)."""
+    (`encoding`, `solver`, `max_conflicts`, each for each of the two runs); the timeout
+    bounds the whole proof (see `flowsat.deadline`)."""
+    try:
+        with deadline(timeout):
+            return prove(puzzle, known, allow_self_touch, timeout, {**PROOF, **options})
+    except Timeout:
+        return Uniqueness("timeout")
+
+
+def prove(puzzle: Puzzle, known: Paths | None, allow_self_touch: bool, timeout: float | None,
+          options: dict[str, Any]) -> Uniqueness:
+    """`check_unique` within the backends' own clock checks."""
     from flowsat.sat.backend import search
 
-    options = {**PROOF, **options}
-    deadline = None if timeout is None else time.perf_counter() + timeout
+    end = None if timeout is None else time.perf_counter() + timeout
     if known is None:
         first, found = search(puzzle, 1, allow_self_touch=allow_self_touch, timeout=timeout,
                               **options)
@@ -57,7 +68,7 @@ def check_unique(puzzle: Puzzle, *, known: Paths | None = None, allow_self_touch
             return Uniqueness(first.status, [], first.stats)
         known = found[0]
     check(puzzle, known, allow_self_touch)
-    left = None if deadline is None else max(deadline - time.perf_counter(), 0.0)
+    left = None if end is None else max(end - time.perf_counter(), 0.0)
     result, more = search(puzzle, 1, known=[known], allow_self_touch=allow_self_touch,
                           timeout=left, **options)
     for paths in more:

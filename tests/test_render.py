@@ -30,7 +30,7 @@ from flowsat.solve import solve
 from tests.conftest import PUZZLES
 
 FLOW5 = PUZZLES / "examples" / "flow_5x5.txt"
-CYCLES = PUZZLES / "unsolvable" / "cycles_6x5.txt"
+CYCLES = PUZZLES / "unsolvable" / "cycles_5x6.txt"
 SVG = "{http://www.w3.org/2000/svg}"
 
 

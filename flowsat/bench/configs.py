@@ -34,9 +34,11 @@ class Config:
 
 def configurations(backends: list[str], encodings: list[str] | None = None,
                    solvers: list[str] | None = None, baselines: bool = True,
-                   program_format: str | None = None) -> list[Config]:
+                   program_format: str | None = None,
+                   timeout: float | None = None) -> list[Config]:
     """Every configuration asked for, each name once; the 2016 rows too with `baselines`;
-    `program:NAME=COMMAND` (or `program:COMMAND`) as `program/NAME`."""
+    `program:NAME=COMMAND` (or `program:COMMAND`) as `program/NAME`. A solver that cannot
+    run (with the timeout, or at all) is a UsageError here, up front."""
     if (encodings or solvers) and "sat" not in backends:
         raise UsageError("--encodings and --solvers apply to the sat backend only")
     if program_format and not any(b.startswith("program:") for b in backends):
@@ -45,7 +47,7 @@ def configurations(backends: list[str], encodings: list[str] | None = None,
     for backend in backends:
         if backend == "sat":
             configs = sat_configs(encodings or list(SAT_ENCODINGS), solvers or list(SAT_SOLVERS),
-                                  baselines)
+                                  baselines, timeout)
         elif backend == "astar":
             configs = [config("astar", "astar/default")]
             configs += [config("astar", "astar/2016", **ASTAR_2016)] if baselines else []
@@ -57,12 +59,13 @@ def configurations(backends: list[str], encodings: list[str] | None = None,
     return list(found.values())
 
 
-def sat_configs(encodings: list[str], solvers: list[str], baselines: bool) -> list[Config]:
+def sat_configs(encodings: list[str], solvers: list[str], baselines: bool,
+                timeout: float | None = None) -> list[Config]:
     """Every encoding with every solver, then PicoSAT on the 2016 encoding if pycosat imports."""
     from flowsat.sat.oracle import solver_name
     from flowsat.sat.spec import load_spec
 
-    pairs = [(e, solver_name(s)) for e in encodings for s in solvers]
+    pairs = [(e, solver_name(s, timeout)) for e in encodings for s in solvers]
     if baselines and importlib.util.find_spec("pycosat"):
         pairs.append((SAT_2016["encoding"], SAT_2016["solver"]))
     return [config("sat", f"sat/{load_spec(e).name}/{s}", encoding=e, solver=s) for e, s in pairs]

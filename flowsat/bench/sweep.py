@@ -24,7 +24,7 @@ from flowsat.puzzle import Puzzle
 from flowsat.result import UsageError
 from flowsat.solve import blame, standalone_backends
 
-SAME_ON_RESUME = ("timeout", "allow_self_touch")  # what a record's meaning depends on
+FREE_ON_RESUME = ("workers", "cluster", "out")  # where it runs; every other setting stays
 
 
 @dataclass
@@ -47,7 +47,7 @@ class Settings:
 
     def configs(self) -> list[Config]:
         return configurations(self.backends, self.encodings, self.solvers, self.baselines,
-                              self.program_format)
+                              self.program_format, self.timeout)
 
     def command(self) -> str:
         """The command that runs this bench afresh."""
@@ -112,16 +112,21 @@ def runs(settings: Settings, todo: list[Run]) -> Iterator[tuple[Run, Outcome]]:
     return run_all(todo, settings.workers, settings.timeout, settings.allow_self_touch)
 
 
+def shown(value) -> str:
+    """A setting as the command line gives it."""
+    return ",".join(map(str, value)) if isinstance(value, list) else str(value)
+
+
 def start(folder: Path, settings: Settings, configs: list[Config], resume: bool,
           argv: list[str] | None) -> dict:
     """`meta.json`: the environment once; the settings, configurations and a session entry
     for each start or resume. A resume may add runs, not change what a run means."""
     meta = read_meta(folder) if resume else {}
     old = meta.get("settings", {})
-    for name in SAME_ON_RESUME:
-        if name in old and old[name] != getattr(settings, name):
-            raise UsageError(f"{folder} was run with {name.replace('_', '-')} {old[name]}; "
-                             f"--resume must keep it")
+    for name, value in asdict(settings).items():
+        if name in old and name not in FREE_ON_RESUME and old[name] != value:
+            raise UsageError(f"{folder} was run with {name.replace('_', '-')} "
+                             f"{shown(old[name])}, not {shown(value)}; --resume must keep it")
     known = {c["name"]: c for c in meta.get("configs", [])}
     known.update((c.name, asdict(c)) for c in configs)
     meta = {"environment": meta.get("environment") or environment(),

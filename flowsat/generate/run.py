@@ -27,6 +27,7 @@ from flowsat.generate.make import (
 from flowsat.result import UsageError
 
 SIZE = re.compile(r"\s*(\d+)\s*[xX]\s*(\d+)\s*$")
+MAX_CELLS = 2_500  # 50x50: made in seconds; a 60x60 board takes minutes of proofs
 
 
 @dataclass(frozen=True)
@@ -64,6 +65,9 @@ def order(size: str, colors: int | None = None, min_colors: int | None = None,
     width, height = int(found[1]), int(found[2])
     if width < 2 or height < 2:
         raise UsageError(f"--size {size}: a board needs at least 2 rows and 2 columns")
+    if width * height > MAX_CELLS:
+        raise UsageError(f"--size {size}: {width * height} cells, above the generator's limit "
+                         f"of {MAX_CELLS} (50x50)")
     if colors is not None and (min_colors is not None or max_colors is not None):
         raise UsageError("--colors goes without --min-colors and --max-colors")
     low, high = default_colors(height, width)

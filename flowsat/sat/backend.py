@@ -19,12 +19,11 @@ from flowsat.sat import cells, links, rules
 from flowsat.sat.cycles import order
 from flowsat.sat.encoder import Encoder
 from flowsat.sat.estimate import Size, formula_size, size_of
+from flowsat.sat.options import DEFAULT_ENCODING, DEFAULT_SOLVER
 from flowsat.sat.oracle import FromScratch, Oracle, open_oracle, solver_name
 from flowsat.sat.spec import Spec, load_spec
 
 Observer = Callable[[str, Paths, list[list[Cell]]], None]  # (event, paths, cycles)
-DEFAULT_ENCODING = "edges-unique-lazy"
-DEFAULT_SOLVER = "glucose4"
 
 
 class BrokenModel(AssertionError):
@@ -58,6 +57,14 @@ class Encoding:
         start = len(self.enc.clauses)
         self.cells.differ(pairs)
         return self.enc.clauses[start:]
+
+    def state_lazy_touch(self) -> list[list[int]]:
+        """The no-self-touch clauses not stated yet, all at once, made now (none when the
+        touch family is eager); from then on the formula is complete for the rule."""
+        if not self.lazy_touch:
+            return []
+        self.lazy_touch = False
+        return self.differ(self.links.apart())
 
 
 def encode(puzzle: Puzzle, spec: Spec | str, allow_self_touch: bool = False) -> Encoding:
@@ -111,7 +118,7 @@ def search(puzzle: Puzzle, limit: int, *, allow_self_touch: bool = False,
     """
     start = time.perf_counter()
     deadline = None if timeout is None else start + timeout
-    name = solver_name(solver)
+    name = solver_name(solver, timeout)
     spec, cap = load_spec(encoding), cap_mb(max_memory)
     config = {"encoding": spec.name, "solver": name}
     estimate = formula_size(puzzle, spec, allow_self_touch)
@@ -134,10 +141,8 @@ def search(puzzle: Puzzle, limit: int, *, allow_self_touch: bool = False,
                                                  assumptions)
             if answer is False and assumptions and limit == 1 and not known:  # fall back
                 assumptions = []
-                if formula.lazy_touch:  # without the corner rule, models touch all over
-                    formula.lazy_touch = False
-                    for clause in formula.differ(formula.links.apart()):
-                        sat.add(clause)
+                for clause in formula.state_lazy_touch():  # without the corner rule,
+                    sat.add(clause)                         # models touch all over
                 continue
             if answer is not True:
                 break

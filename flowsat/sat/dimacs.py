@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from typing import IO, TYPE_CHECKING
 
 if TYPE_CHECKING:
     from flowsat.sat.backend import Encoding
+
+LITERAL = re.compile(r"-?[0-9]+")
 
 
 def write_dimacs(out: IO[str], clauses: list[list[int]], nvars: int,
@@ -34,13 +37,22 @@ def read_answer(text: str, exit_code: int | None = None) -> tuple[bool | None, l
         if words[0] == "s" and len(words) > 1:
             answer = {"SATISFIABLE": True, "UNSATISFIABLE": False}.get(words[1])
         elif words[0] == "v":
-            literals += [int(w) for w in words[1:] if w != "0"]
+            literals += literals_of(words[1:])
         elif words[0] in ("SAT", "UNSAT") and len(words) == 1:
             answer = words[0] == "SAT"
             if answer and n + 1 < len(lines):
-                literals = [int(w) for w in lines[n + 1].split() if w != "0"]
+                literals = literals_of(lines[n + 1].split())
             break
     return answer, literals
+
+
+def literals_of(words: list[str]) -> list[int]:
+    """The literals of a model line (its closing 0 dropped); ValueError for a word that is
+    not one."""
+    bad = next((w for w in words if not LITERAL.fullmatch(w)), None)
+    if bad is not None:
+        raise ValueError(f"{bad[:20]!r} is not a literal")
+    return [int(w) for w in words if w != "0"]
 
 
 def full_model(literals: list[int], nvars: int) -> list[int]:
@@ -50,6 +62,15 @@ def full_model(literals: list[int], nvars: int) -> list[int]:
         if 0 < abs(lit) <= nvars:
             model[abs(lit) - 1] = lit
     return model
+
+
+def left_out(formula: Encoding) -> str | None:
+    """What the exported clauses leave out of the puzzle's rules, if anything."""
+    if formula.spec.cycles == "order":
+        return None
+    return (f"not complete: cycles detached from the dots are not excluded (cycles="
+            f"{formula.spec.cycles}): a model may hold some; cut them and solve again, or "
+            f"export with --encoding NAME+cycles=order for a complete formula")
 
 
 def describe(formula: Encoding, allow_self_touch: bool) -> Iterator[str]:
@@ -67,7 +88,8 @@ def describe(formula: Encoding, allow_self_touch: bool) -> Iterator[str]:
     if formula.unique:
         yield (f"variable {formula.unique} switches the uniqueness rule on; the last clause "
                f"fixes it true (drop it for the complete encoding)")
-    yield ("cycles detached from the dots are not excluded by these clauses unless the "
-           "encoding says cycles=order: cut them and solve again")
+    if formula.spec.touch == "lazy" and not allow_self_touch:
+        yield "every no-self-touch clause is stated (a solve adds them lazily, where needed)"
+    yield left_out(formula) or "complete: every solution rule is stated (cycles=order)"
     for v, name in formula.enc.names():
         yield f"var {v} {name}"

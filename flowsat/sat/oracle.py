@@ -15,9 +15,10 @@ runs only without a deadline.
 
 from __future__ import annotations
 
+import importlib.util
+import os
 import shlex
 import shutil
-import subprocess
 import tempfile
 import threading
 import time
@@ -25,7 +26,9 @@ from pathlib import Path
 
 from pysat.solvers import NoSuchSolverError, Solver, SolverNames
 
-from flowsat.result import UsageError
+from flowsat.deadline import shielded
+from flowsat.process import Finished, run_program
+from flowsat.result import BackendError, UsageError
 from flowsat.sat.dimacs import full_model, read_answer, write_dimacs
 
 SOLVERS = tuple(sorted(name for name in vars(SolverNames) if not name.startswith("_")))
@@ -39,12 +42,23 @@ OTHER_SOLVERS = ("pycosat",)
 EXTERNAL = "external:"  # external:COMMAND runs a DIMACS solver program
 
 
-def solver_name(name: str) -> str:
-    """The canonical name of a solver, from its name or one of PySAT's aliases."""
-    if name in OTHER_SOLVERS or name.startswith(EXTERNAL):
+def solver_name(name: str, timeout: float | None = None) -> str:
+    """The canonical name of a solver, from its name or one of PySAT's aliases; a UsageError
+    for a solver that cannot run at all (an outside program that is not there) or not with
+    a timeout."""
+    if name.startswith(EXTERNAL):
+        command_words(name.removeprefix(EXTERNAL), "external solver")
+        return name
+    if name in OTHER_SOLVERS:
+        if importlib.util.find_spec(name) is None:
+            raise UsageError(f"solver {name} needs the {name} package: "
+                             f"pip install 'flowsat[baselines]'")
         return name
     for canonical in SOLVERS:
         if name == canonical or name in getattr(SolverNames, canonical):
+            if timeout is not None and canonical in UNLIMITED:
+                raise UsageError(f"solver {canonical} cannot be stopped: use it without "
+                                 f"--timeout")
             return canonical
     raise UsageError(f"unknown solver {name!r}; choose from "
                      f"{', '.join(SOLVERS + OTHER_SOLVERS)} or external:COMMAND")
@@ -55,6 +69,26 @@ def open_oracle(name: str, clauses: list[list[int]]) -> Oracle | FromScratch:
     if name.startswith(EXTERNAL):
         return External(name, clauses)
     return Picosat(name, clauses) if name in OTHER_SOLVERS else Oracle(name, clauses)
+
+
+def command_words(command: str, what: str) -> list[str]:
+    """The words of a command line, checked: not empty, quotes closed, the program found and
+    executable; a UsageError naming what is wrong otherwise."""
+    try:
+        argv = shlex.split(command)
+    except ValueError as err:
+        raise UsageError(f"{what} {command!r}: {err}") from None
+    if not argv:
+        raise UsageError(f"{what} is empty: give a command, e.g. 'cadical -q'")
+    program = argv[0]
+    if os.sep in program:
+        if not os.path.exists(program):
+            raise UsageError(f"{what} {program!r}: no such file")
+        if os.path.isdir(program) or not os.access(program, os.X_OK):
+            raise UsageError(f"{what} {program!r} is not an executable file")
+    elif shutil.which(program) is None:
+        raise UsageError(f"{what} {program!r} is not a program on PATH")
+    return argv
 
 
 class Oracle:
@@ -223,34 +257,59 @@ class External(FromScratch):
     """Any DIMACS solver program, `external:COMMAND`: the clauses go to a temporary file
     given as the last argument (or where `{cnf}` stands; `{out}` names a result file, as
     MiniSat writes one), the answer comes from its `s`/`v` lines (or that file, or its exit
-    status 10/20). At the deadline the program is killed."""
+    status 10/20), and its model must satisfy the clauses. It runs in its own process group,
+    killed whole at the deadline (see `flowsat.process`), which it keeps itself: a solve's
+    `deadline` timer waits until the program is gone and its folder removed. Anything but a
+    clear answer is the program's error (`BackendError`), naming how it ended."""
 
     def __init__(self, name: str, clauses: list[list[int]]):
         super().__init__(name, clauses)
-        self.argv = shlex.split(name.removeprefix(EXTERNAL))
-        if not self.argv or shutil.which(self.argv[0]) is None:
-            raise UsageError(f"external solver {self.argv[0] if self.argv else '?'!r} "
-                             f"is not a program on PATH")
+        self.argv = command_words(name.removeprefix(EXTERNAL), "external solver")
 
     def run(self, clauses: list[list[int]], deadline: float | None
             ) -> tuple[bool | None, list[int]]:
-        with tempfile.TemporaryDirectory(prefix="flowsat-") as folder:
+        left = None if deadline is None else deadline - time.perf_counter()
+        if left is not None and left <= 0:
+            return None, []
+        with shielded(), tempfile.TemporaryDirectory(prefix="flowsat-") as folder:
             cnf, out = Path(folder, "formula.cnf"), Path(folder, "result.txt")
             with cnf.open("w") as f:
                 write_dimacs(f, clauses, self.nvars)
             argv = [a.replace("{cnf}", str(cnf)).replace("{out}", str(out)) for a in self.argv]
             if "{cnf}" not in self.name:
                 argv.append(str(cnf))
-            left = None if deadline is None else deadline - time.perf_counter()
-            if left is not None and left <= 0:
-                return None, []
             try:
-                done = subprocess.run(argv, capture_output=True, text=True, timeout=left)
-            except subprocess.TimeoutExpired:
+                done = run_program(argv, timeout=left)
+            except OSError as err:  # a file the system cannot run (no #! line, ...)
+                raise UsageError(f"external solver {argv[0]!r}: cannot run it: "
+                                 f"{err.strerror}") from None
+            if done.timed_out:
                 return None, []
-            text = out.read_text() if "{out}" in self.name and out.exists() else done.stdout
-        answer, literals = read_answer(text, done.returncode)
-        if answer is None and done.returncode not in (0, 10, 20):
-            raise UsageError(f"external solver {self.argv[0]!r} failed (exit status "
-                             f"{done.returncode}): {done.stderr.strip()[:200]}")
-        return answer, full_model(literals, self.nvars) if answer else []
+            text = (out.read_text(errors="replace") if "{out}" in self.name and out.exists()
+                    else done.stdout)
+        return self.answer(text, done, clauses)
+
+    def answer(self, text: str, done: Finished, clauses: list[list[int]]
+               ) -> tuple[bool, list[int]]:
+        """The program's clear answer, or a BackendError saying what is wrong with it."""
+        try:
+            answer, literals = read_answer(text, done.returncode)
+        except ValueError as err:
+            raise self.failed(done, f"unreadable answer: {err}") from None
+        if answer is None:
+            raise self.failed(done, "no answer (neither SATISFIABLE nor UNSATISFIABLE)")
+        if not answer:
+            return False, []
+        if not literals:
+            raise self.failed(done, "SATISFIABLE without a model (no 'v' lines)")
+        model = full_model(literals, self.nvars)
+        wrong = next((n for n, c in enumerate(clauses, 1)
+                      if not any(model[abs(x) - 1] == x for x in c)), None)
+        if wrong is not None:
+            raise self.failed(done, f"its model falsifies clause {wrong}")
+        return True, model
+
+    def failed(self, done: Finished, why: str) -> BackendError:
+        said = " ".join(done.stderr.split())[:200]
+        return BackendError(f"external solver {self.argv[0]!r} ({done.how()}): {why}"
+                            + (f"; it said: {said}" if said else ""))

@@ -8,6 +8,7 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
+from flowsat.puzzle.formats import PuzzleError, read_text
 from flowsat.result import UsageError
 
 CHOICES = {
@@ -95,8 +96,10 @@ def builtin_spec(name: str) -> Spec:
 def read_spec(path: Path) -> Spec:
     """The spec in a TOML file, checked: known keys, and a known choice for each family."""
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as err:
+        data = tomllib.loads(read_text(str(path)))
+    except PuzzleError as err:
+        raise UsageError(f"{err.file}: cannot read the encoding spec: {err.message}") from None
+    except tomllib.TOMLDecodeError as err:
         raise UsageError(f"{path}: cannot read the encoding spec: {err}") from None
     known = {f.name for f in fields(Spec)}
     unknown = sorted(set(data) - known)
@@ -105,6 +108,8 @@ def read_spec(path: Path) -> Spec:
     data.setdefault("name", path.stem)
     for family, options in CHOICES.items():
         value = data.get(family, getattr(Spec, family, None))
+        if value is None:
+            raise UsageError(f"{path}: no {family} = ...; choose from {', '.join(options)}")
         if value not in options:
             raise UsageError(f"{path}: {family} = {value!r}; choose from {', '.join(options)}")
     try:

@@ -2,9 +2,23 @@
 
 `problem.py` is the search problem (states, moves, checks, forced moves, goal, heuristic),
 `algorithm.py` the search (queue, limits, stats), `board.py` the bitboards both stand on, and
-`backend.py` turns a puzzle and options into a problem and the outcome into a `Result`.
+`backend.py` turns a puzzle and options into a problem and the outcome into a `Result`. Its
+options (`Options`) are light to import; the backend is imported on first use of its names.
 """
 
-from flowsat.search.backend import DEFAULT_PRESET, OPTIONS, PRESETS, SWITCHES, solve
+from flowsat.search.options import DEFAULT_PRESET
+from flowsat.search.options import SearchOptions as Options
 
-__all__ = ["DEFAULT_PRESET", "OPTIONS", "PRESETS", "SWITCHES", "solve"]
+OPTIONS = (*Options.__dataclass_fields__, "observe")  # what `flowsat solve` may pass to solve()
+DEFAULTS = {"preset": DEFAULT_PRESET}  # what a result names when no option was given
+LAZY = ("PRESETS", "SWITCHES", "solve")
+
+__all__ = ["DEFAULT_PRESET", "OPTIONS", "PRESETS", "SWITCHES", "Options", "solve"]
+
+
+def __getattr__(name: str):
+    if name not in LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from flowsat.search import backend
+
+    return getattr(backend, name)

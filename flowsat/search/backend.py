@@ -18,6 +18,7 @@ from flowsat.puzzle.model import EMPTY, Cell, Paths, Puzzle
 from flowsat.result import Result, UsageError
 from flowsat.search.algorithm import best_first
 from flowsat.search.board import Board
+from flowsat.search.options import DEFAULT_PRESET
 from flowsat.search.problem import FlowProblem, Switches
 
 Observer = Callable[[str, Paths, list[list[Cell]]], None]  # (event, paths, cycles)
@@ -33,12 +34,9 @@ PRESETS: dict[str, dict[str, Any]] = {
              "autosort": True, "parity": True, "links": True,
              "tails": True, "squares": True, "corners": True},
 }
-DEFAULT_PRESET = "full"
 PROBLEM_SWITCHES = ("deadends", "stranded", "bottleneck", "parity", "links", "tails", "squares",
                     "corners", "queue_always")
 SWITCHES = (*PROBLEM_SWITCHES, "breadth_first", "outside_in", "autosort")
-OPTIONS = ("preset", *SWITCHES, "order", "random_order", "hint", "max_nodes", "max_memory",
-           "observe")
 
 
 def solve(puzzle: Puzzle, *, allow_self_touch: bool = False, timeout: float | None = None,
@@ -144,8 +142,6 @@ def read_hint(path: str | Path, puzzle: Puzzle, board: Board) -> dict[int, int]:
     holds a label. Raises PuzzleError, located in the hint file, when it does not fit."""
     file = str(path)
     lines = text_lines(read_text(file))
-    while lines and not lines[-1].strip():
-        lines.pop()
     if len(lines) != puzzle.height:
         raise PuzzleError(file, 1, 1, f"the hint has {len(lines)} rows, the puzzle "
                                       f"{puzzle.name} has {puzzle.height}")

@@ -1,0 +1,87 @@
+"""A deadline over a whole solve: encoding, propagation and search start-up included.
+
+The backends check their own clock where they loop (the SAT solver calls, every few hundred
+search states); what lies between (building a large formula, the first propagation of a large
+board) is pure Python and has no clock of its own. `deadline(seconds)` bounds all of it from
+outside: a real-time timer whose signal raises `Timeout` in the main thread wherever the
+Python code then is. A signal cannot stop C code, so the solver calls keep their own limits
+(`solve_limited` + `interrupt`, CaDiCaL's budget slices); the timer only has to catch the
+Python around them. It rings a little after the deadline, so that a backend that notices the
+deadline itself reports its own stats, and again every RING_AGAIN_S, in case Python lost an
+exception raised where it cannot propagate (a garbage collector's callback). Code that must
+not be cut short (cleaning up after an outside program) runs `shielded()`: the timeout waits
+for its end. Outside the main thread, or where there is no `setitimer`, the block runs
+without a timer (the backends' own checks still hold).
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+GRACE_S = 0.2  # the timer rings this long after the deadline
+RING_AGAIN_S = 0.1
+
+
+class Timeout(BaseException):  # as KeyboardInterrupt: no `except Exception` swallows it
+    """The deadline of a solve passed in Python code between the backends' own checks."""
+
+
+class Shield:
+    depth = 0  # how many shielded() blocks are running
+    deferred = False  # the timer rang inside one
+
+
+def ring(signum: int, frame: object) -> None:
+    if Shield.depth:
+        Shield.deferred = True
+        return
+    raise Timeout
+
+
+@contextmanager
+def shielded() -> Iterator[None]:
+    """Run the block whole; a timeout that came meanwhile is raised at its end."""
+    Shield.depth += 1
+    try:
+        yield
+    finally:
+        Shield.depth -= 1
+    if Shield.depth == 0 and Shield.deferred:
+        Shield.deferred = False
+        raise Timeout
+
+
+@contextmanager
+def deadline(seconds: float | None) -> Iterator[None]:
+    """Raise `Timeout` in the block once `seconds` (+ GRACE_S) have passed; an outer
+    deadline, if any, is kept and restored."""
+    if (seconds is None or not hasattr(signal, "setitimer")
+            or threading.current_thread() is not threading.main_thread()):
+        yield
+        return
+    start = time.monotonic()
+    outer_handler = signal.signal(signal.SIGALRM, ring)
+    outer_left, _ = signal.setitimer(signal.ITIMER_REAL, 0)
+    delay = seconds + GRACE_S
+    if outer_left:
+        delay = min(delay, outer_left)
+    signal.setitimer(signal.ITIMER_REAL, max(delay, 1e-6), RING_AGAIN_S)
+    try:
+        yield
+    finally:
+        while True:  # stop the timer, even when it rings on the way
+            try:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+                break
+            except Timeout:
+                continue
+        Shield.deferred = False
+        signal.signal(signal.SIGALRM, outer_handler)
+        if outer_left:
+            left = outer_left - (time.monotonic() - start)
+            signal.setitimer(signal.ITIMER_REAL, max(left, 1e-6), RING_AGAIN_S)
+

@@ -1,0 +1,24 @@
+"""The sat backend's options as data: the command line is made from these fields."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from flowsat.options import MAX_MEMORY, MEMORY_HELP, option
+
+DEFAULT_ENCODING = "edges-unique-lazy"
+DEFAULT_SOLVER = "glucose4"
+
+
+@dataclass(frozen=True)
+class SatOptions:
+    """What `solve(puzzle, "sat", ...)` takes besides the rule and the timeout (None: the
+    default)."""
+
+    encoding: str | None = option(
+        f"SAT encoding: a name, a spec file (.toml), NAME+family=choice (default "
+        f"{DEFAULT_ENCODING}).")
+    solver: str | None = option(
+        f"SAT solver: a PySAT name or alias, pycosat, or external:COMMAND (default "
+        f"{DEFAULT_SOLVER}).")
+    max_memory: float | None = option(MEMORY_HELP, bounds=MAX_MEMORY)
