@@ -9,6 +9,7 @@ import json
 import os
 import signal
 import sys
+from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import Field, fields
@@ -169,20 +170,22 @@ def with_backend_options(command: Callable[..., None]) -> inspect.Signature:
     """The command's signature with an option for every field of every backend's options
     in place of its `**given` (a name two backends share is one option)."""
     signature = inspect.signature(command, eval_str=True)
+    owners = Counter(f.name for options in BACKEND_OPTIONS.values() for f in fields(options))
     made: dict[str, inspect.Parameter] = {}
     for backend, options in BACKEND_OPTIONS.items():
         kinds = get_type_hints(options)
         for f in fields(options):
-            parameter = option_parameter(backend, f, kinds[f.name])
+            parameter = option_parameter(backend if owners[f.name] == 1 else None, f,
+                                         kinds[f.name])
             made.setdefault(parameter.name, parameter)
     own = [p for p in signature.parameters.values() if p.kind is not p.VAR_KEYWORD]
     return signature.replace(parameters=own + list(made.values()))
 
 
-def option_parameter(backend: str, f: Field, kind: object) -> inspect.Parameter:
+def option_parameter(backend: str | None, f: Field, kind: object) -> inspect.Parameter:
     """The command-line option of one field: a flag for a switch, else a value, checked
-    against the field's bounds."""
-    text = f"{backend}: {f.metadata['help']}"
+    against the field's bounds; its help names the backend it is for (None: several)."""
+    text = f"{backend}: {f.metadata['help']}" if backend else f.metadata["help"]
     flag, bounds = f.metadata["flag"], f.metadata["bounds"]
     if flag:
         return inspect.Parameter(switch_name(flag), inspect.Parameter.KEYWORD_ONLY, default=False,
