@@ -1,76 +1,159 @@
-"""The solution checker: independent of every encoder and search, it reads only the board.
+"""The solution checker: independent of every encoder and search, it reads only the board graph.
 
 A solution is a path per color. It is right when every path runs from one of its color's dots
-to the other through orthogonal steps without repeating a cell, passes through no other color's
-dot, every cell lies on exactly one path, and, under the default rule, no path touches itself
-side by side (two cells of one path that are neighbors on the board are consecutive on it).
+to the other, each step over an open link of the board (no wall, no hole, a wrap only on a board
+with warps), passing a bridge cell straight through, never through another color's dot or
+twice through a cell (a bridge cell: once each way); when every board cell lies on one path and
+every bridge cell on one path each way (fill-all; without it cells may stay empty); and, under
+the default rule, when no path touches itself: two cells of one path joined by an open link are
+consecutive on it (a bridge's two passes are two cells here, each owning the links of its way).
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from itertools import pairwise
 
 from flowsat.puzzle.model import Cell, Paths, Puzzle
+from flowsat.puzzle.rules import DEFAULT_RULES, Rules
+
+Node = int | tuple[int, int]  # a cell's number, or (bridge cell, its pass)
 
 
 class InvalidSolution(AssertionError):
     """A backend returned a solution that breaks the rules: a bug, never an answer."""
 
 
-def check(puzzle: Puzzle, paths: Paths, allow_self_touch: bool = False) -> None:
+def check(puzzle: Puzzle, paths: Paths, rules: Rules = DEFAULT_RULES) -> None:
     """Raise InvalidSolution with the first problem of the solution, if it has one."""
-    found = problems(puzzle, paths, allow_self_touch)
+    found = problems(puzzle, paths, rules)
     if found:
         raise InvalidSolution(f"{puzzle.name}: {found[0]}")
 
 
-def problems(puzzle: Puzzle, paths: Paths, allow_self_touch: bool = False) -> list[str]:
+def problems(puzzle: Puzzle, paths: Paths, rules: Rules = DEFAULT_RULES) -> list[str]:
     """Every rule the solution breaks, one message each; an empty list means it is right."""
     found = [f"color {c!r} has no path" for c in puzzle.dots if c not in paths]
     found += [f"path {c!r} is not a color of the puzzle" for c in paths if c not in puzzle.dots]
-    for color, path in paths.items():
+    cells = {color: [tuple(cell) for cell in path] for color, path in paths.items()}
+    outside = {color: off_board(puzzle, color, path) for color, path in cells.items()}
+    for color, path in cells.items():
         if color in puzzle.dots:
-            found += path_problems(puzzle, color, [tuple(cell) for cell in path])
-    found += coverage_problems(puzzle, paths)
-    if not allow_self_touch:
-        found += [touch for color, path in paths.items()
-                  for touch in self_touches(color, [tuple(cell) for cell in path])]
+            found += outside[color] or path_problems(puzzle, color, path)
+    nodes = {color: path_nodes(puzzle, path) for color, path in cells.items()
+             if not outside[color]}
+    found += coverage_problems(puzzle, nodes, rules)
+    if not rules.self_touch:
+        found += [touch for color, path in nodes.items()
+                  for touch in self_touches(puzzle, color, path)]
     return found
 
 
+def off_board(puzzle: Puzzle, color: str, path: list[Cell]) -> list[str]:
+    """The first cell of the path that is no cell of the board, if there is one."""
+    h, w, on = puzzle.height, puzzle.width, puzzle.board.on_board
+    for r, c in path:
+        if not (0 <= r < h and 0 <= c < w):
+            return [f"path {color!r} leaves the board at {(r, c)}"]
+        if not on[r * w + c]:
+            return [f"path {color!r} enters the hole at {(r, c)}"]
+    return []
+
+
 def path_problems(puzzle: Puzzle, color: str, path: list[Cell]) -> list[str]:
-    """What is wrong with one path on its own: ends, steps, repeats, other colors' dots."""
+    """What is wrong with one path on its own: ends, steps, bridges, other colors' dots."""
+    board = puzzle.board
     found = []
-    if any(not (0 <= r < puzzle.height and 0 <= c < puzzle.width) for r, c in path):
-        return [f"path {color!r} leaves the board"]
     if len(path) < 2 or {path[0], path[-1]} != set(puzzle.dots[color]):
         found.append(f"path {color!r} does not run from one of its dots to the other")
-    for a, b in pairwise(path):
-        if abs(a[0] - b[0]) + abs(a[1] - b[1]) != 1:
-            found.append(f"path {color!r} jumps from {a} to {b}, not an orthogonal step")
-    if len(set(path)) != len(path):
-        found.append(f"path {color!r} visits a cell twice")
+    w, links = board.width, board.link_index
+    numbers = [r * w + c for r, c in path]
+    for k, (i, j) in enumerate(pairwise(numbers)):
+        if (i, j) not in links and (j, i) not in links:
+            found += step_problems(puzzle, color, path[k], path[k + 1])
+    for k in range(1, len(path) - 1) if board.bridges else ():
+        if numbers[k] in board.bridges and board.axis_of(numbers[k], numbers[k - 1]) != \
+                board.axis_of(numbers[k], numbers[k + 1]):
+            found.append(f"path {color!r} turns on the bridge at {path[k]}")
+    for cell, times in Counter(path).items():
+        if times > 1 and times > (2 if board.number(cell) in board.bridges else 1):
+            often = "twice" if times == 2 else f"{times} times"
+            found.append(f"path {color!r} visits {cell} {often}")
     found += [f"path {color!r} passes through the dot of {puzzle[cell]!r} at {cell}"
               for cell in path if puzzle[cell] not in (".", color)]
     return found
 
 
-def coverage_problems(puzzle: Puzzle, paths: Paths) -> list[str]:
-    """Cells on no path and cells on more than one."""
-    owners: dict[Cell, list[str]] = {cell: [] for cell in puzzle.cells()}
-    for color, path in paths.items():
-        for cell in map(tuple, path):
-            if cell in owners and color not in owners[cell]:
-                owners[cell].append(color)
-    return ([f"cell {cell} is on no path" for cell, who in owners.items() if not who]
-            + [f"cell {cell} is on paths {' and '.join(who)}"
-               for cell, who in owners.items() if len(who) > 1])
+def step_problems(puzzle: Puzzle, color: str, a: Cell, b: Cell) -> list[str]:
+    """Why a step from a to b is no move over an open link, if it is not."""
+    board = puzzle.board
+    i, j = board.number(a), board.number(b)
+    if j not in board.adjacent(i):
+        warp = any(board.step(i, d, wrap=True) == j for d in board.directions)
+        why = "a warp, and the board has none" if warp else "not a step to a neighbor"
+        return [f"path {color!r} jumps from {a} to {b}: {why}"]
+    if (min(i, j), max(i, j)) in board.walls:
+        return [f"path {color!r} crosses the wall between {a} and {b}"]
+    return []
 
 
-def self_touches(color: str, path: list[Cell]) -> list[str]:
-    """Pairs of neighboring cells of one path that are not consecutive on it."""
-    place = {cell: i for i, cell in enumerate(path)}
-    return [f"path {color!r} touches itself at {(r, c)} and {other}"
-            for (r, c), i in place.items()
-            for other in ((r + 1, c), (r, c + 1))
-            if other in place and abs(place[other] - i) != 1]
+def path_nodes(puzzle: Puzzle, path: list[Cell]) -> list[Node]:
+    """The path's cells, a bridge cell as (cell, the pass it takes): what is covered once."""
+    board = puzzle.board
+    numbers = [r * board.width + c for r, c in path]
+    if not board.bridges:
+        return numbers
+    return [(i, board.axis_of(i, numbers[k - 1])) if i in board.bridges else i
+            for k, i in enumerate(numbers)]
+
+
+def coverage_problems(puzzle: Puzzle, nodes: dict[str, list[Node]], rules: Rules) -> list[str]:
+    """Cells (and bridge passes) on more than one path, and, under fill-all, on none."""
+    board = puzzle.board
+    wanted = [i for i in board.cells if i not in board.bridges]
+    wanted += [(b, k) for b in sorted(board.bridges) for k in range(len(board.axes[b]))]
+    owners: dict[Node, list[str]] = {node: [] for node in wanted}
+    for color, path in nodes.items():
+        for node in dict.fromkeys(path):
+            if node in owners:  # a bridge turned has no pass: reported with its path
+                owners[node].append(color)
+    found = [f"{name(board, node)} is on paths {' and '.join(who)}"
+             for node, who in owners.items() if len(who) > 1]
+    if rules.fill_all:
+        found += [f"{name(board, node)} is on no path" for node, who in owners.items()
+                  if not who]
+    return found
+
+
+def name(board, node: Node) -> str:
+    if isinstance(node, tuple):
+        return f"the bridge at {where(board, node)}"
+    return f"cell {board.cell(node)}"
+
+
+def where(board, node: Node) -> str:
+    """A cell as (r, c); a bridge's pass with its way."""
+    if isinstance(node, tuple):
+        return f"{board.cell(node[0])} {'across' if node[1] == 0 else 'up and down'}"
+    return str(board.cell(node))
+
+
+def self_touches(puzzle: Puzzle, color: str, path: list[Node]) -> list[str]:
+    """Pairs of cells of one path joined by an open link that are not consecutive on it."""
+    board = puzzle.board
+    place = {node: k for k, node in enumerate(path)}
+    if not board.bridges:  # cells only
+        nbrs = board.neighbors
+        return [f"path {color!r} touches itself at {board.cell(i)} and {board.cell(n)}"
+                for i, k in place.items() for n in nbrs[i] if place.get(n, k) > k + 1]
+    found = []
+    for node, k in place.items():
+        i = node[0] if isinstance(node, tuple) else node
+        for n in board.neighbors[i]:
+            if isinstance(node, tuple) and board.axis_of(i, n) != node[1]:
+                continue  # a link of the bridge's other pass
+            other = (n, board.axis_of(n, i)) if n in board.bridges else n
+            if other in place and place[other] > k + 1:
+                found.append(f"path {color!r} touches itself at {where(board, node)} and "
+                             f"{where(board, other)}")
+    return found

@@ -44,6 +44,7 @@ from flowsat.puzzle import (
     read_puzzles,
     solution_grid,
 )
+from flowsat.puzzle.rules import Rules
 from flowsat.render.text import draw, rule_note, summary
 from flowsat.result import Result, UsageError, error_record, to_record
 from flowsat.solve import BACKENDS, blame, takes
@@ -138,6 +139,8 @@ MaxCells = Annotated[int, typer.Option(
     callback=bounded(MAX_CELLS_BOUNDS), help="Refuse boards with more cells.")]
 AllowSelfTouch = Annotated[bool, typer.Option(
     "--allow-self-touch", help="Let a path touch itself side by side.")]
+AllowEmpty = Annotated[bool, typer.Option(
+    "--allow-empty", help="Let cells stay empty (Nikoli-style Numberlink; sat backend).")]
 
 
 class Format(StrEnum):
@@ -235,6 +238,7 @@ def solve(
         callback=bounded(TIMEOUT), help=f"Seconds per puzzle before giving up (default: "
         f"{TEXT_TIMEOUT_S:g} with text output, none with JSON).")] = None,
     allow_self_touch: AllowSelfTouch = False,
+    allow_empty: AllowEmpty = False,
     fmt: Annotated[SolveFormat, typer.Option(
         "--format", help="text, one JSON object a line, or rows: each solved board as 'W H' "
         "and rows of labels (else UNSOLVABLE, or UNKNOWN and why), as solver programs answer.")
@@ -284,7 +288,8 @@ def solve(
                 continue
             replay = Replay(item, delay=delay, fast=fast, color=color,
                             show_cycles=show_cycles) if replaying else None
-            result = run_one(item, backend, options, allow_self_touch, timeout, replay)
+            result = run_one(item, backend, options, Rules(allow_self_touch, not allow_empty),
+                             timeout, replay)
             if isinstance(result, PuzzleError):  # a --hint file that does not fit the puzzle
                 report_error(result, fmt, backend, allow_self_touch)
                 worst = max(worst, EXIT["input"])
@@ -292,7 +297,7 @@ def solve(
             solution = result.paths if result.status == "solved" else None
             if replay:
                 replay.play(solution)
-            emit(item, result, backend, fmt, color, quiet, allow_self_touch)
+            emit(item, result, backend, fmt, color, quiet, allow_self_touch, not allow_empty)
             if pics:
                 save(pics, item, solution)
             worst = max(worst, EXIT[blame(result.status, backend) or result.status])
@@ -342,7 +347,8 @@ def show(
                 worst = EXIT["input"]
                 continue
             try:
-                status, paths = (solution_of(found, item, str(solution), allow_self_touch)
+                status, paths = (solution_of(found, item, str(solution),
+                                             Rules(self_touch=allow_self_touch))
                                  if solution else ("puzzle", None))
             except RecordError as err:
                 typer.echo(str(err), err=True)
@@ -495,7 +501,7 @@ def rate(
             typer.echo(f"{item.name}: {rating.status}")
         return 0 if rating.status == "solved" else EXIT.get(rating.status, 0)
 
-    each_puzzle(files, max_cells, lambda p: rate_puzzle(p, allow_self_touch,
+    each_puzzle(files, max_cells, lambda p: rate_puzzle(p, Rules(self_touch=allow_self_touch),
                                                         max_nodes or MAX_NODES), show)
 
 
@@ -537,7 +543,7 @@ def check_unique(
                     typer.echo(draw(item, paths, color) + "\n", color=color)
         return 0 if found.verdict == "unique" else EXIT.get(found.verdict, 1)
 
-    each_puzzle(files, max_cells, lambda p: verdict_of(p, allow_self_touch=allow_self_touch,
+    each_puzzle(files, max_cells, lambda p: verdict_of(p, rules=Rules(allow_self_touch),
                                                        timeout=timeout, **budget), show)
 
 
@@ -558,6 +564,10 @@ def each_puzzle(files: list[Path], max_cells: int, work: Callable[[Puzzle], T],
                 continue
             try:
                 answer = work(item)
+            except UsageError as err:  # e.g. a kind of board the backend does not know
+                typer.echo(f"{item.file}:{item.line}:1: {item.name}: {err}", err=True)
+                worst = max(worst, EXIT["input"])
+                continue
             except AssertionError as err:
                 if os.environ.get("FLOWSAT_DEBUG"):
                     raise
@@ -585,11 +595,11 @@ def can_stop(solver: object) -> bool:
         return True  # the solve says what is wrong with it
 
 
-def run_one(puzzle: Puzzle, backend: str, options: dict, allow_self_touch: bool,
+def run_one(puzzle: Puzzle, backend: str, options: dict, rules: Rules,
             timeout: float | None, observe: Replay | None = None) -> Result | PuzzleError:
     """The checked result, or an `error` result naming the bug; usage errors end the run."""
     try:
-        return solve_puzzle(puzzle, backend, allow_self_touch=allow_self_touch,
+        return solve_puzzle(puzzle, backend, rules=rules,
                             timeout=timeout, **options, **({"observe": observe} if observe else {}))
     except PuzzleError as err:
         return err
@@ -604,10 +614,10 @@ def run_one(puzzle: Puzzle, backend: str, options: dict, allow_self_touch: bool,
 
 
 def emit(puzzle: Puzzle, result: Result, backend: str, fmt: SolveFormat, color: bool,
-         quiet: bool, allow_self_touch: bool) -> None:
+         quiet: bool, allow_self_touch: bool, fill_all: bool = True) -> None:
     if fmt is SolveFormat.json:
         typer.echo(json.dumps(to_record(puzzle, result, backend,
-                                        allow_self_touch=allow_self_touch),
+                                        allow_self_touch=allow_self_touch, fill_all=fill_all),
                               separators=(",", ":")))
     elif fmt is SolveFormat.rows:
         typer.echo(answer_rows(puzzle, result))
@@ -851,8 +861,9 @@ def encode(
     output: Annotated[Path | None, typer.Option(
         "--output", "-o", help="The .cnf file (default: standard output).")] = None,
     index: Annotated[int, typer.Option(
-        min=1, help="Which puzzle of a Numberlink file (from 1).")] = 1,
+        min=1, help="Which puzzle of a Numberlink file or level pack (from 1).")] = 1,
     allow_self_touch: AllowSelfTouch = False,
+    allow_empty: AllowEmpty = False,
     max_cells: MaxCells = MAX_CELLS,
 ) -> None:
     from flowsat.sat import DEFAULT_ENCODING, encode
@@ -865,12 +876,13 @@ def encode(
     if isinstance(item, PuzzleError):
         input_error(item)
     try:
-        formula = encode(item, encoding or DEFAULT_ENCODING, allow_self_touch)
+        rules = Rules(allow_self_touch, not allow_empty)
+        formula = encode(item, encoding or DEFAULT_ENCODING, rules)
     except UsageError as err:
         usage_error(err)
     formula.state_lazy_touch()  # a formula that stands alone states what solving adds lazily
     clauses = formula.clauses + ([[formula.unique]] if formula.unique else [])
-    comments = describe(formula, allow_self_touch)
+    comments = describe(formula, rules)
     try:
         with (output.open("w", encoding="utf-8") if output
               else contextlib.nullcontext(sys.stdout)) as out:
@@ -879,6 +891,84 @@ def encode(
         usage_error(f"cannot write {output}: {err.strerror}")
     if (missing := left_out(formula)) is not None:
         typer.echo(f"flowsat: note: {missing}", err=True)
+
+
+@app.command("check", help="""Check the solutions that come with puzzles (the paths of each
+level of a level pack) with the checker: one line a puzzle, `right`, or `wrong: ` and the first
+reason. Exit status: 0 every solution right; 1 some solution wrong; 2 an input or usage error
+(a puzzle without a solution).""")
+def check_given(
+    files: Annotated[list[Path], typer.Argument(help="Level packs (or folders of them).")],
+    allow_self_touch: AllowSelfTouch = False,
+    allow_empty: AllowEmpty = False,
+    max_cells: MaxCells = MAX_CELLS,
+) -> None:
+    from flowsat.checker import problems
+
+    rules = Rules(allow_self_touch, not allow_empty)
+
+    def verdict(item: Puzzle) -> list[str] | None:
+        return None if item.given is None else problems(item, item.given_paths or {}, rules)
+
+    def show(item: Puzzle, wrong: list[str] | None) -> int:
+        if wrong is None:
+            typer.echo(f"{item.file}:{item.line}:1: no solution comes with {item.name}",
+                       err=True)
+            return EXIT["input"]
+        level = "" if item.level is None else f" (level {item.level})"
+        typer.echo(f"{item.name}{level}: " + (f"wrong: {wrong[0]}" if wrong else "right"))
+        return 1 if wrong else 0
+
+    each_puzzle(files, max_cells, verdict, show)
+
+
+class ConvertFormat(StrEnum):
+    pack = "pack"
+    board = "board"
+
+
+@app.command(help="""Write puzzles in another format: `board` (the hand-written board format)
+or `pack` (the game's level packs, one level a line; a level needs a solution: the one that
+comes with the puzzle, else one found by SAT and checked). Exit status: 0 every puzzle written;
+1 some puzzle unsolvable (no level written for it); 2 an input or usage error; 3 a timeout.""")
+def convert(
+    files: Annotated[list[Path], typer.Argument(help="Puzzle files or folders.")],
+    to: Annotated[ConvertFormat, typer.Option(help="The format to write.")],
+    output: Annotated[Path | None, typer.Option(
+        "--output", "-o", help="The file to write (default: standard output).")] = None,
+    allow_self_touch: AllowSelfTouch = False,
+    timeout: Annotated[float | None, typer.Option(
+        min=0, help="Seconds to solve a puzzle without a solution (pack).")] = None,
+    max_cells: MaxCells = MAX_CELLS,
+) -> None:
+    from flowsat.puzzle.boardtext import board_text
+    from flowsat.puzzle.packs import level_line
+
+    out = output.open("w", encoding="utf-8") if output else sys.stdout
+    rules = Rules(self_touch=allow_self_touch)
+
+    def written(item: Puzzle) -> str | Result:
+        if to is ConvertFormat.board:
+            return board_text(item)
+        if item.given is not None:
+            return level_line(item, item.given_paths or {}) + "\n"
+        result = solve_puzzle(item, rules=rules, timeout=timeout)
+        return level_line(item, result.paths) + "\n" if result.status == "solved" else result
+
+    def show(item: Puzzle, text: str | Result) -> int:
+        if isinstance(text, Result):
+            typer.echo(f"{item.file}:{item.line}:1: {item.name} is {text.status}: no level",
+                       err=True)
+            return EXIT.get(text.status, 1)
+        out.write(text)
+        out.flush()
+        return 0
+
+    try:
+        each_puzzle(files, max_cells, written, show)
+    finally:
+        if output:
+            out.close()
 
 
 @app.command(help="Write a bench folder's report.md, report.csv and plots/ from its results "

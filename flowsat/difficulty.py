@@ -24,6 +24,7 @@ from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
 
 from flowsat.puzzle.model import Puzzle
+from flowsat.puzzle.rules import DEFAULT_RULES, Rules
 
 if TYPE_CHECKING:
     from flowsat.search.problem import Switches
@@ -54,17 +55,17 @@ class Rating:
                 "colors": len(puzzle.dots), **asdict(self)}
 
 
-def rate(puzzle: Puzzle, allow_self_touch: bool = False, max_nodes: int = MAX_NODES) -> Rating:
+def rate(puzzle: Puzzle, rules: Rules = DEFAULT_RULES, max_nodes: int = MAX_NODES) -> Rating:
     """The rating of a puzzle (status other than `solved` and no measures when SAT finds no
     solution)."""
     from flowsat.solve import solve
 
-    sat = solve(puzzle, allow_self_touch=allow_self_touch, **SAT)
+    sat = solve(puzzle, rules=rules, **SAT)
     if sat.status != "solved":
         return Rating(sat.status)
-    search = solve(puzzle, "astar", allow_self_touch=allow_self_touch, max_nodes=max_nodes,
+    search = solve(puzzle, "astar", rules=rules, max_nodes=max_nodes,
                    preset=PRESET)
-    rating = Rating("solved", forced=round(forced_share(puzzle, allow_self_touch), 4),
+    rating = Rating("solved", forced=round(forced_share(puzzle, rules), 4),
                     nodes=search.stats.get("nodes", 0),
                     nodes_capped=search.status != "solved",
                     conflicts=sat.stats.get("conflicts", 0),
@@ -84,7 +85,7 @@ def tier(score: float) -> str:
     return next(name for top, name in TIERS if score < top)
 
 
-def forced_share(puzzle: Puzzle, allow_self_touch: bool = False) -> float:
+def forced_share(puzzle: Puzzle, rules: Rules = DEFAULT_RULES) -> float:
     """The share of empty cells that forced moves fill, starting from either dot of each
     color; without self-touch each pass knows what the others filled (as a hint)."""
     from flowsat.search.board import Board
@@ -98,15 +99,15 @@ def forced_share(puzzle: Puzzle, allow_self_touch: bool = False) -> float:
         before = len(known)
         for flip in (False, True):
             starts, goals = zip(*(p[::-1] if flip else p for p in pairs), strict=True)
-            hint = None if allow_self_touch else dict(known)
+            hint = None if rules.self_touch else dict(known)
             problem = FlowProblem(board, list(starts), list(goals), colors,
-                                  switches(allow_self_touch), hint=hint)
+                                  switches(rules.self_touch), hint=hint)
             state = problem.initial()
             if state is None:  # no solution: nothing is forced that is worth counting
                 return 0.0
             for color, path in problem.paths(state).items():
                 known.update((board.index[cell], color) for cell in path)
-        if len(known) == before or allow_self_touch:
+        if len(known) == before or rules.self_touch:
             break
     empty = puzzle.height * puzzle.width - 2 * len(pairs)
     return (len(known) - 2 * len(pairs)) / empty if empty else 1.0

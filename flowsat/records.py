@@ -10,6 +10,7 @@ from pathlib import Path
 from flowsat.checker import problems
 from flowsat.puzzle.formats import PuzzleError, read_text, text_lines
 from flowsat.puzzle.model import Paths, Puzzle
+from flowsat.puzzle.rules import DEFAULT_RULES, Rules
 
 
 @dataclass
@@ -84,7 +85,7 @@ def find(records: dict[Key, list[Record]], puzzle: Puzzle) -> Record | None:
 
 
 def solution_of(records: dict[Key, list[Record]], puzzle: Puzzle, source: str,
-                allow_self_touch: bool = False) -> tuple[str, Paths | None]:
+                rules: Rules = DEFAULT_RULES) -> tuple[str, Paths | None]:
     """The puzzle's status and checked solution (None when not solved, with where the status was
     read); a RecordError when it has no record or its solution fails the checker."""
     rec = find(records, puzzle)
@@ -93,7 +94,7 @@ def solution_of(records: dict[Key, list[Record]], puzzle: Puzzle, source: str,
                           f"{source}")
     if rec.status != "solved" or rec.paths is None:
         return f"{rec.status} ({rec.where})", None
-    wrong = problems(puzzle, rec.paths, allow_self_touch)
+    wrong = problems(puzzle, rec.paths, rules)
     if wrong:
         raise RecordError(f"{rec.where}:1: the solution of {puzzle.name} fails the checker: "
                           f"{wrong[0]}")

@@ -33,24 +33,32 @@ class BackendError(Exception):
     crashed or answered nonsense): the puzzle's status is `error`, the run goes on."""
 
 
-def rules(allow_self_touch: bool) -> dict[str, bool]:
+def rules(allow_self_touch: bool, fill_all: bool = True) -> dict[str, bool]:
     """The rules a puzzle was answered under, as every JSON record states them."""
-    return {"self_touch": allow_self_touch}
+    return {"self_touch": allow_self_touch, "fill_all": fill_all}
 
 
 def to_record(puzzle: Puzzle, result: Result, backend: str, *,
-              allow_self_touch: bool) -> dict[str, Any]:
+              allow_self_touch: bool, fill_all: bool = True) -> dict[str, Any]:
     """The JSON object of one answer: file, index, status, backend, rules, grid, paths, ..."""
     solved = result.status == "solved" and result.paths is not None
     return {
-        "file": puzzle.file, "index": puzzle.index, "status": result.status, "backend": backend,
-        "rules": rules(allow_self_touch), "encoding": result.config.get("encoding"),
+        "file": puzzle.file, "index": puzzle.index, **board_fields(puzzle),
+        "status": result.status, "backend": backend,
+        "rules": rules(allow_self_touch, fill_all), "encoding": result.config.get("encoding"),
         "solver": result.config.get("solver"),
         "grid": solution_grid(puzzle, result.paths) if solved else list(puzzle.rows),
         "paths": {c: [list(cell) for cell in path] for c, path in result.paths.items()}
         if solved else None,
         "stats": result.stats, "error": result.error,
     }
+
+
+def board_fields(puzzle: Puzzle) -> dict[str, Any]:
+    """What a record says of the board beyond its rows: `level` (a level pack's LEVEL field)
+    and `kind` (any board but a plain square one)."""
+    return {**({"level": puzzle.level} if puzzle.level is not None else {}),
+            **({"kind": puzzle.kind} if not puzzle.board.plain else {})}
 
 
 def error_record(file: str, index: int | None, message: str, backend: str, *,

@@ -12,6 +12,7 @@ from flowsat.checker import InvalidSolution, check
 from flowsat.deadline import Timeout, deadline
 from flowsat.options import check_limits, check_options
 from flowsat.puzzle.model import Paths, Puzzle
+from flowsat.puzzle.rules import DEFAULT_RULES, Rules
 from flowsat.result import BackendError, Result, UsageError
 
 BACKENDS = {"sat": "flowsat.sat",  # name -> module with solve(puzzle, *, ..., **options)
@@ -19,7 +20,7 @@ BACKENDS = {"sat": "flowsat.sat",  # name -> module with solve(puzzle, *, ..., *
             "program": "flowsat.program"}  # `program:COMMAND`: any solver program
 
 
-def solve(puzzle: Puzzle, backend: str = "sat", *, allow_self_touch: bool = False,
+def solve(puzzle: Puzzle, backend: str = "sat", *, rules: Rules = DEFAULT_RULES,
           timeout: float | None = None, **options: Any) -> Result:
     """The backend's result for the puzzle. A solution that fails the checker raises (a bug),
     unless it comes from outside flowsat (a backend with `OUTSIDE`): then it is `wrong`."""
@@ -30,7 +31,7 @@ def solve(puzzle: Puzzle, backend: str = "sat", *, allow_self_touch: bool = Fals
     module = backend_module(backend, options)
     try:
         with deadline(timeout):
-            result: Result = module.solve(puzzle, allow_self_touch=allow_self_touch,
+            result: Result = module.solve(puzzle, rules=rules,
                                           timeout=timeout, **options)
     except Timeout:
         result = Result("timeout", config=config_of(module, options))
@@ -42,7 +43,7 @@ def solve(puzzle: Puzzle, backend: str = "sat", *, allow_self_touch: bool = Fals
                                        f"sets a cap to stop at sooner)")
     if result.status == "solved":
         try:
-            check(puzzle, result.paths or {}, allow_self_touch)
+            check(puzzle, result.paths or {}, rules)
         except InvalidSolution as err:
             if not outside(backend):
                 raise
@@ -106,21 +107,21 @@ def option_flag(name: str) -> str:
     return f"--{name.replace('_', '-')}"
 
 
-def solve_many(puzzle: Puzzle, limit: int, *, allow_self_touch: bool = False,
+def solve_many(puzzle: Puzzle, limit: int, *, rules: Rules = DEFAULT_RULES,
                timeout: float | None = None, **options: Any) -> tuple[Result, list[Paths]]:
     """Up to `limit` distinct solutions by SAT, every one checked (see `sat.backend.search`)."""
     from flowsat.sat.backend import search
 
     try:
         with deadline(timeout):
-            result, found = search(puzzle, limit, allow_self_touch=allow_self_touch,
+            result, found = search(puzzle, limit, rules=rules,
                                    timeout=timeout, **options)
     except Timeout:
         return Result("timeout", stats={"solutions": 0, "exhausted": False,
                                         "stopped": "timeout"},
                       config=config_of(backend_module("sat"), options)), []
     for paths in found:
-        check(puzzle, paths, allow_self_touch)
+        check(puzzle, paths, rules)
     return result, found
 
 

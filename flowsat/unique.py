@@ -15,6 +15,7 @@ from typing import Any, Literal
 from flowsat.checker import check
 from flowsat.deadline import Timeout, deadline
 from flowsat.puzzle.model import Paths, Puzzle, solution_grid
+from flowsat.puzzle.rules import DEFAULT_RULES, Rules
 
 Verdict = Literal["unique", "multiple", "unsolvable", "timeout", "limit"]
 PROOF = {"encoding": "edges-unique", "solver": "glucose4"}  # the fastest on generated boards
@@ -43,35 +44,35 @@ class Uniqueness:
                 "unique": self.unique, "solutions": solutions, "stats": self.stats}
 
 
-def check_unique(puzzle: Puzzle, *, known: Paths | None = None, allow_self_touch: bool = False,
+def check_unique(puzzle: Puzzle, *, known: Paths | None = None, rules: Rules = DEFAULT_RULES,
                  timeout: float | None = None, **options: Any) -> Uniqueness:
     """Whether the puzzle has one solution, several or none. `options` go to the SAT backend
     (`encoding`, `solver`, `max_conflicts`, each for each of the two runs); the timeout
     bounds the whole proof (see `flowsat.deadline`)."""
     try:
         with deadline(timeout):
-            return prove(puzzle, known, allow_self_touch, timeout, {**PROOF, **options})
+            return prove(puzzle, known, rules, timeout, {**PROOF, **options})
     except Timeout:
         return Uniqueness("timeout")
 
 
-def prove(puzzle: Puzzle, known: Paths | None, allow_self_touch: bool, timeout: float | None,
+def prove(puzzle: Puzzle, known: Paths | None, rules: Rules, timeout: float | None,
           options: dict[str, Any]) -> Uniqueness:
     """`check_unique` within the backends' own clock checks."""
     from flowsat.sat.backend import search
 
     end = None if timeout is None else time.perf_counter() + timeout
     if known is None:
-        first, found = search(puzzle, 1, allow_self_touch=allow_self_touch, timeout=timeout,
+        first, found = search(puzzle, 1, rules=rules, timeout=timeout,
                               **options)
         if not found:
             return Uniqueness(first.status, [], first.stats)
         known = found[0]
-    check(puzzle, known, allow_self_touch)
+    check(puzzle, known, rules)
     left = None if end is None else max(end - time.perf_counter(), 0.0)
-    result, more = search(puzzle, 1, known=[known], allow_self_touch=allow_self_touch,
+    result, more = search(puzzle, 1, known=[known], rules=rules,
                           timeout=left, **options)
     for paths in more:
-        check(puzzle, paths, allow_self_touch)
+        check(puzzle, paths, rules)
     verdict = {"unsolvable": "unique", "solved": "multiple"}.get(result.status, result.status)
     return Uniqueness(verdict, [known, *more], result.stats)

@@ -30,9 +30,9 @@ from tests.conftest import PUZZLES, ROOT, ZUCKER, needs_shared
 
 EXAMPLES = PUZZLES / "examples"
 FLOW5 = str(EXAMPLES / "flow_5x5.txt")
-FIELDS = {"file", "index", "name", "rows", "cols", "colors", "symmetry", "config", "backend",
-          "options", "repeat", "status", "time_s", "wall_s", "cpu_s", "stats", "error", "load",
-          "host", "machine"}
+FIELDS = {"file", "index", "name", "rows", "cols", "kind", "colors", "symmetry", "config",
+          "backend", "options", "repeat", "status", "time_s", "wall_s", "cpu_s", "stats", "error",
+          "load", "host", "machine"}
 ONE_SAT = ["--encodings", "edges-binary", "--solvers", "cadical195", "--no-baselines"]
 
 

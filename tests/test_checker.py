@@ -6,6 +6,7 @@ import pytest
 
 from flowsat.checker import InvalidSolution, check, problems
 from flowsat.puzzle import Puzzle
+from flowsat.puzzle.rules import Rules
 
 #  .AB      A A B      A: (0,1) (0,0) (1,0) (2,0)
 #  .B.  ->  A B B      B: (0,2) (1,2) (1,1)
@@ -46,14 +47,14 @@ def test_path_must_join_its_two_dots():
 
 
 def test_steps_must_be_orthogonal_neighbors():
-    assert "path 'A' jumps from (0, 0) to (2, 0), not an orthogonal step" in wrong(
+    assert "path 'A' jumps from (0, 0) to (2, 0): a warp, and the board has none" in wrong(
         A=[(0, 1), (0, 0), (2, 0)])
-    assert "path 'B' jumps from (0, 2) to (1, 1), not an orthogonal step" in wrong(
+    assert "path 'B' jumps from (0, 2) to (1, 1): not a step to a neighbor" in wrong(
         B=[(0, 2), (1, 1)])
 
 
 def test_no_cell_twice_on_a_path():
-    assert "path 'A' visits a cell twice" in wrong(
+    assert "path 'A' visits (0, 0) twice" in wrong(
         A=[(0, 1), (0, 0), (1, 0), (0, 0), (1, 0), (2, 0)])
 
 
@@ -63,7 +64,7 @@ def test_dots_keep_their_color():
 
 
 def test_path_stays_on_the_board():
-    assert wrong(A=[(0, 1), (-1, 1), (2, 0)])[0] == "path 'A' leaves the board"
+    assert wrong(A=[(0, 1), (-1, 1), (2, 0)])[0] == "path 'A' leaves the board at (-1, 1)"
 
 
 def test_every_cell_on_exactly_one_path():
@@ -78,11 +79,11 @@ def test_every_cell_on_exactly_one_path():
 def test_self_touch_rule_is_switchable():
     puzzle = Puzzle.from_text("A.. / A..")
     around = {"A": [(0, 0), (0, 1), (0, 2), (1, 2), (1, 1), (1, 0)]}
-    assert problems(puzzle, around, allow_self_touch=True) == []
+    assert problems(puzzle, around, Rules(self_touch=True)) == []
     assert problems(puzzle, around) == ["path 'A' touches itself at (0, 0) and (1, 0)",
                                         "path 'A' touches itself at (0, 1) and (1, 1)"]
 
 
 def test_check_raises_with_the_puzzle_and_the_reason():
-    with pytest.raises(InvalidSolution, match="path 'B' visits a cell twice"):
+    with pytest.raises(InvalidSolution, match=r"path 'B' visits \(0, 2\) twice"):
         check(PUZZLE, {**RIGHT, "B": [(0, 2), (1, 2), (0, 2), (1, 2), (1, 1)]})

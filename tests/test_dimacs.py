@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 from flowsat.checker import problems
 from flowsat.cli import app
 from flowsat.puzzle import read_puzzles
+from flowsat.puzzle.rules import Rules
 from flowsat.result import UsageError
 from flowsat.sat import backend
 from flowsat.sat.dimacs import read_answer
@@ -74,9 +75,10 @@ def test_encode_errors():
 def test_external_solver_with_cycle_cuts_by_rerunning(tmp_path):
     log = tmp_path / "calls.log"
     (puzzle,) = read_puzzles(CYCLES)
-    result = solve(puzzle, solver=f"external:{STANDIN} --log {log}", allow_self_touch=True)
+    result = solve(puzzle, solver=f"external:{STANDIN} --log {log}",
+                   rules=Rules(self_touch=True))
     assert result.status == "solved"
-    assert problems(puzzle, result.paths, allow_self_touch=True) == []
+    assert problems(puzzle, result.paths, Rules(self_touch=True)) == []
     calls = log.read_text().splitlines()
     assert len(calls) == result.stats["rounds"] == result.stats["rebuilds"]
     clause_counts = [int(line.split()[1]) for line in calls]

@@ -9,6 +9,7 @@ import pytest
 
 from flowsat.checker import problems
 from flowsat.puzzle import Puzzle, read_puzzles
+from flowsat.puzzle.rules import Rules
 from flowsat.result import UsageError
 from flowsat.sat import backend, rules
 from flowsat.sat.backend import encode, search
@@ -44,17 +45,17 @@ def test_deductions_fix_what_the_board_forces():
 def test_adjacent_dots_of_one_color_are_linked_only_without_self_touch():
     puzzle = Puzzle.from_text("AA / ..")
     no_touch = edge_units(encode(puzzle, "edges-binary+deduce=true"))
-    touch = edge_units(encode(puzzle, "edges-binary+deduce=true", allow_self_touch=True))
+    touch = edge_units(encode(puzzle, "edges-binary+deduce=true", rules=Rules(self_touch=True)))
     assert no_touch[(0, 0), (0, 1)] is True
     assert touch[(0, 0), (0, 1)] is False  # the empty corners take both their edges
 
 
 def test_no_squares_forbids_every_2x2_ring_and_without_self_touch_every_u_turn():
     formula = encode(Puzzle.from_text("A... / .... / ...A"), "edges-binary")
-    rings = rules.no_squares(formula.enc, formula.links, allow_self_touch=True)
+    rings = rules.no_squares(formula.enc, formula.links, Rules(self_touch=True))
     assert len(rings) == 4  # six 2x2 squares, two of which hold a dot
     assert all(len(c) == 4 and all(x < 0 for x in c) for c in rings)
-    turns = rules.no_squares(formula.enc, formula.links, allow_self_touch=False)
+    turns = rules.no_squares(formula.enc, formula.links, Rules(self_touch=False))
     assert len(turns) == 6 * 4  # at most two of the four links of each square
     assert all(len(c) == 3 and all(x < 0 for x in c) for c in turns)
 
@@ -109,8 +110,8 @@ def test_counting_solutions_keeps_the_rule_on_and_finds_every_solution():
 
 def test_eager_order_never_needs_a_cut():
     puzzle = Puzzle(tuple(["A" + "." * 6 + "A"] + ["." * 8] * 6 + ["B" + "." * 6 + "B"]))
-    lazy = solve(puzzle, encoding="edges-binary", allow_self_touch=True)
-    eager = solve(puzzle, encoding="edges-binary+cycles=order", allow_self_touch=True)
+    lazy = solve(puzzle, encoding="edges-binary", rules=Rules(self_touch=True))
+    eager = solve(puzzle, encoding="edges-binary+cycles=order", rules=Rules(self_touch=True))
     assert lazy.status == eager.status == "solved"
     assert eager.stats["cycle_cuts"] == 0
 
@@ -165,4 +166,4 @@ def test_lazy_touch_adds_the_no_touch_clauses_where_a_model_touches():
     assert oracle.added == encode(puzzle, "edges-binary+touch=lazy").differ(
         [(i, j, -edges.edge(i, j)) for i, j in touching])
     assert solve(puzzle, encoding="edges-binary+touch=lazy").status == "unsolvable"
-    assert not encode(puzzle, "edges-binary+touch=lazy", allow_self_touch=True).lazy_touch
+    assert not encode(puzzle, "edges-binary+touch=lazy", rules=Rules(self_touch=True)).lazy_touch

@@ -29,6 +29,7 @@ from flowsat.generate.make import (
 )
 from flowsat.generate.run import order
 from flowsat.puzzle import Puzzle, parse_puzzles, read_puzzles
+from flowsat.puzzle.rules import Rules
 from flowsat.result import UsageError
 from flowsat.solve import solve_many
 from flowsat.unique import Uniqueness, check_unique
@@ -39,7 +40,7 @@ def prover(allow_self_touch: bool = False):
     def prove(layout: Layout):
         known = layout.lettered(LABELS)
         return check_unique(as_puzzle(known, layout.height, layout.width), known=known,
-                            allow_self_touch=allow_self_touch)
+                            rules=Rules(self_touch=allow_self_touch))
     return prove
 
 
@@ -93,10 +94,11 @@ def test_made_puzzles_parse_follow_the_rules_and_are_unique(height, width, color
         assert parsed.rows == made.puzzle.rows and (parsed.height, parsed.width) == (height,
                                                                                     width)
         assert colors[0] <= len(parsed.dots) <= colors[1]
-        assert problems(parsed, made.solution, allow_self_touch=touch) == []
+        assert problems(parsed, made.solution, Rules(self_touch=touch)) == []
         assert all(len(path) >= 3 for path in made.solution.values())  # no adjacent pair
         # unique, by the complete encoding: the solution found, blocked, and nothing else
-        result, found = solve_many(parsed, 2, encoding="edges-binary", allow_self_touch=touch)
+        result, found = solve_many(parsed, 2, encoding="edges-binary",
+                                   rules=Rules(self_touch=touch))
         assert len(found) == 1 and result.stats["exhausted"], parsed.rows
 
 

@@ -15,6 +15,7 @@ from flowsat.generate.corpus import puzzle_text
 from flowsat.generate.make import make_puzzle
 from flowsat.puzzle import Puzzle, parse_puzzles, read_puzzles
 from flowsat.puzzle.model import LABELS
+from flowsat.puzzle.rules import Rules
 from flowsat.render.palette import (
     BACKGROUND,
     MIN_CONTRAST,
@@ -61,7 +62,7 @@ def test_the_labelled_boards_use_every_extra_character_with_30_pairs_and_more():
 @pytest.mark.parametrize("allow_self_touch", [False, True])
 def test_both_backends_solve_every_labelled_board_with_its_labels(backend, allow_self_touch):
     for puzzle in labelled_puzzles():
-        result = solve(puzzle, backend, allow_self_touch=allow_self_touch)  # checked
+        result = solve(puzzle, backend, rules=Rules(allow_self_touch))  # checked
         assert result.status == "solved", (puzzle.name, result)
         assert set(result.paths) == set(puzzle.colors)
 
@@ -146,7 +147,7 @@ def test_every_json_record_states_the_rules(tmp_path, flag):
     result = cli("solve", "--format", "json", *flag, SELF_TOUCH, str(bad))
     records = [json.loads(line) for line in result.stdout.splitlines()]
     assert [r["status"] for r in records] == ["solved" if flag else "unsolvable", "error"]
-    assert all(r["rules"] == {"self_touch": bool(flag)} for r in records)
+    assert all(r["rules"] == {"self_touch": bool(flag), "fill_all": True} for r in records)
 
 
 @pytest.mark.parametrize("fmt", ["grid", "numberlink"])

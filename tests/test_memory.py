@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 from flowsat import memory
 from flowsat.cli import app
 from flowsat.puzzle import read_puzzles
+from flowsat.puzzle.rules import Rules
 from flowsat.sat import estimate
 from flowsat.sat.backend import encode
 from flowsat.sat.estimate import formula_size, size_of
@@ -67,15 +68,15 @@ def test_the_estimate_is_within_a_fifth_of_the_formula(name, board, monkeypatch)
     monkeypatch.setattr(estimate, "WORTH_IT", 0)  # estimated however small, for a fast test
     (puzzle,) = read_puzzles(board)
     spec = load_spec(name)
-    guess = formula_size(puzzle, spec, False)
-    real = size_of(encode(puzzle, spec.name.replace("-lazy", ""), False))  # all touches stated
+    guess = formula_size(puzzle, spec, Rules())
+    real = size_of(encode(puzzle, spec.name.replace("-lazy", ""), Rules()))  # all touches stated
     for field in ("variables", "clauses", "literals"):
         assert 0.8 < getattr(guess, field) / getattr(real, field) < 1.2, field
 
 
 def test_a_small_board_is_checked_once_built_instead(tmp_path):
     (puzzle,) = read_puzzles(SMALL)
-    assert formula_size(puzzle, load_spec("edges-unique"), False) is None
+    assert formula_size(puzzle, load_spec("edges-unique"), Rules()) is None
     result = solve(puzzle, max_memory=0.01)
     assert result.status == "limit" and result.error.startswith("the formula needs ")
 

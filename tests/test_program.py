@@ -22,6 +22,7 @@ from flowsat.checker import problems
 from flowsat.cli import app
 from flowsat.program.answer import Unreadable, Untraceable, read_answer, trace
 from flowsat.puzzle import Puzzle, read_puzzles, solution_grid
+from flowsat.puzzle.rules import Rules
 from flowsat.result import UsageError
 from flowsat.solve import solve
 from tests.conftest import PUZZLES, ROOT
@@ -100,9 +101,9 @@ def test_a_board_that_touches_itself_is_wrong_unless_self_touch_is_allowed():
     p = puzzle(SELF_TOUCH)
     refused = solve(p, program("table"))
     assert refused.status == "wrong" and "without touching itself" in refused.error
-    allowed = solve(p, program("table"), allow_self_touch=True)
+    allowed = solve(p, program("table"), rules=Rules(self_touch=True))
     assert allowed.status == "solved"
-    assert problems(p, allowed.paths, allow_self_touch=True) == []
+    assert problems(p, allowed.paths, Rules(self_touch=True)) == []
 
 
 def test_a_hung_program_is_killed_with_its_whole_group_at_the_timeout(tmp_path):
@@ -247,7 +248,7 @@ def test_any_filling_traces_back_to_its_paths(width, height, data):
             rows[cell[0]][cell[1]] = label
     p = Puzzle(tuple("".join(row) for row in rows))
     traced = trace(p, tuple(solution_grid(p, paths)), True)
-    assert problems(p, traced, allow_self_touch=True) == []
+    assert problems(p, traced, Rules(self_touch=True)) == []
     assert {c: set(path) for c, path in traced.items()} == {c: set(path)
                                                            for c, path in paths.items()}
 

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from flowsat.checker import problems
 from flowsat.generate.filling import puzzle_of, random_filling
 from flowsat.puzzle import Puzzle
+from flowsat.puzzle.rules import Rules
 from flowsat.sat.spec import builtin_specs
 from flowsat.solve import solve
 
@@ -30,10 +31,10 @@ def test_random_fillings_are_solved_and_checked(board, encoding):
     height, width, seed, mean, allow_self_touch = board
     filling = random_filling(height, width, random.Random(seed), mean, allow_self_touch)
     puzzle = puzzle_of(filling, height, width)
-    assert problems(puzzle, filling, allow_self_touch) == []  # the filling itself is right
-    result = solve(puzzle, encoding=encoding, allow_self_touch=allow_self_touch)
+    assert problems(puzzle, filling, Rules(allow_self_touch)) == []  # the filling itself is right
+    result = solve(puzzle, encoding=encoding, rules=Rules(allow_self_touch))
     assert result.status == "solved", (puzzle.rows, allow_self_touch)
-    assert problems(puzzle, result.paths, allow_self_touch) == []
+    assert problems(puzzle, result.paths, Rules(allow_self_touch)) == []
 
 
 @st.composite
@@ -62,7 +63,7 @@ def random_boards(draw) -> Puzzle:
 @settings(max_examples=80, deadline=None)
 @given(random_boards(), st.booleans())
 def test_every_encoding_agrees_with_zucker2016(puzzle, allow_self_touch):
-    expected = solve(puzzle, encoding="zucker2016", allow_self_touch=allow_self_touch).status
+    expected = solve(puzzle, encoding="zucker2016", rules=Rules(allow_self_touch)).status
     for encoding in ENCODINGS:
-        result = solve(puzzle, encoding=encoding, allow_self_touch=allow_self_touch)
+        result = solve(puzzle, encoding=encoding, rules=Rules(allow_self_touch))
         assert result.status == expected, (encoding, puzzle.rows, allow_self_touch)

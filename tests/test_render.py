@@ -12,6 +12,7 @@ from itertools import combinations
 import pytest
 
 from flowsat.puzzle import Puzzle, read_puzzles
+from flowsat.puzzle.rules import Rules
 from flowsat.render.animate import Replay
 from flowsat.render.palette import (
     BACKGROUND,
@@ -202,7 +203,7 @@ def test_sat_replay_shows_each_model_with_its_cycles_then_erases_itself():
     puzzle = first(CYCLES)
     out = io.StringIO()
     replay = Replay(puzzle, out=out, delay=0, color=False, show_cycles=True)
-    result = solve(puzzle, allow_self_touch=True, observe=replay, encoding="edges-binary",
+    result = solve(puzzle, rules=Rules(self_touch=True), observe=replay, encoding="edges-binary",
                    solver="cadical195")
     frames = replay.shown(result.paths)
     assert frames, "CaDiCaL's models of this puzzle have cycles"

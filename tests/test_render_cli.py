@@ -78,9 +78,9 @@ def search_backend(monkeypatch):
     """A stand-in best-first backend: it pops states that grow the SAT solution one color after
     the other, and after each a state that goes astray."""
 
-    def solve(puzzle, *, allow_self_touch=False, timeout=None, observe=None):
+    def solve(puzzle, *, rules=None, timeout=None, observe=None):
         observe = observe or (lambda *event: None)
-        solution = solve_module.solve(puzzle, allow_self_touch=allow_self_touch).paths
+        solution = solve_module.solve(puzzle, rules=rules).paths
         state = {c: path[:1] for c, path in solution.items()}
         for color, path in solution.items():
             for k in range(2, len(path) + 1):

@@ -9,6 +9,7 @@ import pytest
 
 from flowsat.checker import problems
 from flowsat.puzzle import Puzzle, read_puzzles
+from flowsat.puzzle.rules import Rules
 from flowsat.result import UsageError
 from flowsat.sat import backend, encode
 from flowsat.sat.backend import trace
@@ -59,9 +60,9 @@ def test_project_puzzles(encoding):
 @pytest.mark.parametrize("encoding", ENCODINGS)
 def test_self_touch_puzzle_both_ways(encoding):
     assert solve(SELF_TOUCH, encoding=encoding).status == "unsolvable"
-    result = solve(SELF_TOUCH, encoding=encoding, allow_self_touch=True)
+    result = solve(SELF_TOUCH, encoding=encoding, rules=Rules(self_touch=True))
     assert result.status == "solved"
-    assert problems(SELF_TOUCH, result.paths, allow_self_touch=True) == []
+    assert problems(SELF_TOUCH, result.paths, Rules(self_touch=True)) == []
     assert problems(SELF_TOUCH, result.paths) != []  # the answer does touch itself
 
 
@@ -69,7 +70,7 @@ def test_self_touch_puzzle_both_ways(encoding):
 def test_self_touch_mode_still_links_adjacent_dots_by_a_long_path(encoding):
     puzzle = Puzzle.from_text("AA / ..")
     assert solve(puzzle, encoding=encoding).status == "unsolvable"
-    result = solve(puzzle, encoding=encoding, allow_self_touch=True)
+    result = solve(puzzle, encoding=encoding, rules=Rules(self_touch=True))
     assert result.paths == {"A": [(0, 0), (1, 0), (1, 1), (0, 1)]}
 
 
@@ -146,7 +147,7 @@ def test_unknown_solver_and_encoding_are_usage_errors():
 def test_encoding_from_a_spec_file(tmp_path):
     spec = tmp_path / "mine.toml"
     spec.write_text('summary = "x"\ncells = "onehot"\nlinks = "edges"\ncard = "ladder"\n')
-    result = solve(SELF_TOUCH, encoding=str(spec), allow_self_touch=True)
+    result = solve(SELF_TOUCH, encoding=str(spec), rules=Rules(self_touch=True))
     assert result.status == "solved" and result.config["encoding"] == "mine"
     spec.write_text('summary = "x"\ncells = "hexagonal"\nlinks = "edges"\n')
     with pytest.raises(UsageError, match="cells = 'hexagonal'; choose from"):
@@ -163,7 +164,7 @@ def test_timeout_stops_the_solver(solver):
     if solver == "pycosat":
         pytest.importorskip("pycosat")
     start = time.perf_counter()
-    result = solve(PARITY, solver=solver, allow_self_touch=True, timeout=0.3)
+    result = solve(PARITY, solver=solver, rules=Rules(self_touch=True), timeout=0.3)
     took = time.perf_counter() - start
     assert result.status == "timeout" and result.paths is None
     assert took < 2.0
@@ -184,7 +185,7 @@ def test_timeout_zero_gives_timeout_at_once():
 
 
 def test_stats_are_reported():
-    result = solve(SELF_TOUCH, allow_self_touch=True)
+    result = solve(SELF_TOUCH, rules=Rules(self_touch=True))
     for key in ("variables", "clauses", "cycle_cuts", "encode_s", "solve_s", "total_s",
                 "conflicts", "decisions"):
         assert key in result.stats, key
@@ -197,7 +198,7 @@ def test_two_solutions_are_found_and_one_is_proved_unique(encoding):
     assert len(found) == 2 and found[0] != found[1]
     assert result.stats["solutions"] == 2 and result.stats["exhausted"]
     assert all(problems(two, paths) == [] for paths in found)
-    result, found = solve_many(SELF_TOUCH, 2, encoding=encoding, allow_self_touch=True)
+    result, found = solve_many(SELF_TOUCH, 2, encoding=encoding, rules=Rules(self_touch=True))
     assert result.status == "solved"
     result, found = solve_many(Puzzle.from_text("A.A / B.B"), 2, encoding=encoding)
     assert len(found) == 1 and result.stats["exhausted"]

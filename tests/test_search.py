@@ -15,6 +15,7 @@ from flowsat.checker import problems
 from flowsat.cli import app
 from flowsat.generate.filling import puzzle_of, random_filling
 from flowsat.puzzle import Puzzle, read_puzzles
+from flowsat.puzzle.rules import Rules
 from flowsat.result import UsageError
 from flowsat.search.backend import orient
 from flowsat.search.board import SPLITS, Board, indices, ring
@@ -136,7 +137,7 @@ def test_squares():
     problem, s = setup(text, allow_self_touch=True)
     assert problem.propagate(s) is not None
     assert solve(Puzzle.from_text(text), "sat").status == "unsolvable"
-    assert solve(Puzzle.from_text(text), "sat", allow_self_touch=True).status == "solved"
+    assert solve(Puzzle.from_text(text), "sat", rules=Rules(self_touch=True)).status == "solved"
 
 
 def test_corners():
@@ -239,8 +240,8 @@ def test_chains_of_forced_moves_skip_the_queue():
 def test_self_touch_rule():
     puzzle = Puzzle.from_text(SELF_TOUCH)
     assert solve(puzzle, "astar").status == "unsolvable"
-    result = solve(puzzle, "astar", allow_self_touch=True)
-    assert result.status == "solved" and problems(puzzle, result.paths, True) == []
+    result = solve(puzzle, "astar", rules=Rules(self_touch=True))
+    assert result.status == "solved" and problems(puzzle, result.paths, Rules(True)) == []
 
 
 @needs_shared
@@ -370,9 +371,9 @@ def test_both_backends_agree(board):
         (ra, ca), (rb, cb) = filling[a][-1], filling[b][-1]
         rows[ra][ca], rows[rb][cb] = b, a
         puzzle = Puzzle(tuple("".join(row) for row in rows))
-    sat = solve(puzzle, "sat", allow_self_touch=allow_self_touch)
+    sat = solve(puzzle, "sat", rules=Rules(allow_self_touch))
     for options in ({}, {"preset": "2016"}, {"tails": False, "squares": False}):
-        astar = solve(puzzle, "astar", allow_self_touch=allow_self_touch, **options)
+        astar = solve(puzzle, "astar", rules=Rules(allow_self_touch), **options)
         assert astar.status == sat.status, (puzzle.rows, allow_self_touch, options)
         if astar.status == "solved":
-            assert problems(puzzle, astar.paths, allow_self_touch) == []
+            assert problems(puzzle, astar.paths, Rules(allow_self_touch)) == []

@@ -16,6 +16,7 @@ from flowsat.checker import problems
 from flowsat.cli import app
 from flowsat.generate.filling import puzzle_of, random_filling
 from flowsat.puzzle import Puzzle
+from flowsat.puzzle.rules import Rules
 from flowsat.result import UsageError
 from flowsat.sat.backend import search
 from flowsat.solve import solve
@@ -71,9 +72,9 @@ def test_check_unique_verdicts():
 def test_self_touch_rule_changes_the_verdict():
     touching = Puzzle.from_text("A..A / .... / B..B")  # solvable only by hugging itself
     assert check_unique(touching).verdict == "unsolvable"
-    found = check_unique(touching, allow_self_touch=True)
+    found = check_unique(touching, rules=Rules(self_touch=True))
     assert found.verdict == "multiple"
-    assert all(problems(touching, s, allow_self_touch=True) == [] for s in found.solutions)
+    assert all(problems(touching, s, Rules(self_touch=True)) == [] for s in found.solutions)
 
 
 @settings(max_examples=40, deadline=None)

@@ -31,7 +31,8 @@ class Run:
         """The fields of its record that say what was run."""
         p = self.puzzle
         return {"file": p.file, "index": p.index, "name": p.name, "rows": p.height,
-                "cols": p.width, "colors": len(p.colors), "symmetry": self.symmetry,
+                "cols": p.width, "kind": p.kind, "colors": len(p.colors),
+                "symmetry": self.symmetry,
                 "config": self.config.name, "backend": self.config.backend,
                 "options": self.config.options, "repeat": self.repeat}
 
@@ -59,6 +60,8 @@ def orientations(symmetries: str) -> tuple[str, ...]:
 def plan(puzzles: list[Puzzle], symmetries: str, configs: list[Config],
          repeat: int) -> list[Run]:
     """Repeat by repeat, each sweeping every puzzle, so that slow drifts of the machine's
-    load touch every configuration alike; the configurations of a puzzle run back to back."""
+    load touch every configuration alike; the configurations of a puzzle run back to back.
+    Hexagonal boards run as they are (the symmetries are the square grid's)."""
     return [Run(p, s, c, r) for r in range(1, repeat + 1) for p in puzzles
-            for s in orientations(symmetries) for c in configs]
+            for s in orientations(symmetries) if s == "identity" or p.board.shape == "square"
+            for c in configs]

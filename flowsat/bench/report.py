@@ -23,6 +23,7 @@ from flowsat.bench.summary import (
     seconds,
     tabulate,
 )
+from flowsat.puzzle.rules import Rules
 from flowsat.result import STATUSES, UsageError
 
 STATS = ("variables", "clauses", "cycle_cuts", "conflicts", "nodes")
@@ -300,10 +301,16 @@ def per_puzzle_times(table: Table, ref: dict) -> list[str]:
         r = reference_row(ref, p.info)
         cells = [time_cell(p.entries.get(c), c == p.winner) for c in table.configs]
         refs = [ms(figure(r, REFERENCE_TIME)) if r else ""] if extra else []
-        lines.append(row(p.label, f"{p.info['cols']}{X}{p.info['rows']}", p.info["colors"],
+        lines.append(row(p.label, size_of(p.info), p.info["colors"],
                          answer(p), *cells, f"`{p.winner}`" if p.winner else "—",
                          times(p.ratio), *refs))
     return [*lines, ""]
+
+
+def size_of(info: dict) -> str:
+    """A puzzle's size, with its kind when the board is not plain square (7x7 hex+holes)."""
+    kind = info.get("kind", "square")
+    return f"{info['cols']}{X}{info['rows']}" + ("" if kind == "square" else f" {kind}")
 
 
 def work_columns(table: Table) -> list[tuple[str, list[str]]]:
@@ -416,7 +423,7 @@ def hardest(table: Table, folder: Path | None, allow_self_touch: bool) -> list[s
                     key=lambda p: p.entries[p.winner].median_s, reverse=True)[:HARDEST]
     lines = ["## Hardest puzzles", "",
              "By the time of the fastest configuration on each.", ""]
-    lines += [f"{n}. {p.label} ({p.info['cols']}{X}{p.info['rows']}): "
+    lines += [f"{n}. {p.label} ({size_of(p.info)}): "
               f"{ms(p.entries[p.winner].median_s)} ms by `{p.winner}`"
               for n, p in enumerate(ranked, 1)]
     if folder:
@@ -437,7 +444,7 @@ def picture(row: PuzzleRow, path: Path, allow_self_touch: bool) -> Path | None:
                    if isinstance(x, Puzzle) and x.index == row.info["index"]), None)
     if puzzle is None:
         return None
-    result = solve(puzzle, allow_self_touch=allow_self_touch, timeout=10)
+    result = solve(puzzle, rules=Rules(self_touch=allow_self_touch), timeout=10)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(svg(puzzle, result.paths, cell=max(4, 240 / max(puzzle.height,
                                                                     puzzle.width))),
@@ -465,7 +472,8 @@ def csv_rows(table: Table, ref: dict) -> Iterator[dict[str, Any]]:
             times_s = [seconds(run) for run in e.runs]
             yield {
                 "file": p.info["file"], "index": p.info["index"], "puzzle": p.label,
-                "rows": p.info["rows"], "cols": p.info["cols"], "colors": p.info["colors"],
+                "rows": p.info["rows"], "cols": p.info["cols"],
+                "kind": p.info.get("kind", "square"), "colors": p.info["colors"],
                 "config": c, "backend": e.runs[0]["backend"],
                 "options": json.dumps(e.runs[0]["options"]), "runs": len(e.runs),
                 "status": e.status, **{s: e.statuses[s] for s in STATUSES},

@@ -25,6 +25,7 @@ import flowsat
 from flowsat import memory
 from flowsat.bench.plan import Run
 from flowsat.puzzle import Puzzle, transform
+from flowsat.puzzle.rules import Rules
 from flowsat.solve import BACKENDS, solve
 
 Outcome = dict[str, Any]  # status, time_s, wall_s, stats, error
@@ -55,7 +56,7 @@ def execute(run: Run, timeout: float, allow_self_touch: bool) -> Outcome:
         puzzle = transform(run.puzzle, run.symmetry)
         gc.collect()  # the garbage of earlier runs is not this run's to collect
         start, cpu = time.perf_counter(), cpu_time()
-        result = solve(puzzle, config.backend, allow_self_touch=allow_self_touch,
+        result = solve(puzzle, config.backend, rules=Rules(self_touch=allow_self_touch),
                        timeout=timeout, **config.options)
     except Exception as err:  # a bug or a crash of the backend: recorded, never fatal
         return outcome("error", None, start, error=f"{type(err).__name__}: {err}")

@@ -27,6 +27,7 @@ from flowsat.generate.filling import LETTERS as FILE_LABELS
 from flowsat.generate.filling import random_pieces
 from flowsat.generate.layout import Layout, Link
 from flowsat.puzzle.model import EMPTY, Paths, Puzzle
+from flowsat.puzzle.rules import Rules
 from flowsat.render.palette import PALETTE
 from flowsat.unique import Uniqueness, check_unique
 
@@ -80,7 +81,7 @@ def make_puzzle(height: int, width: int, seed: int, colors: tuple[int, int],
         proofs += 1
         known = layout.lettered(LABELS)
         return check_unique(as_puzzle(known, height, width), known=known,
-                            allow_self_touch=allow_self_touch, max_conflicts=max_conflicts)
+                            rules=Rules(self_touch=allow_self_touch), max_conflicts=max_conflicts)
 
     for candidate in range(1, candidates + 1):
         target = rng.randint(*colors)

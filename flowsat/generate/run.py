@@ -24,6 +24,7 @@ from flowsat.generate.make import (
     default_colors,
     make_puzzle,
 )
+from flowsat.puzzle.rules import Rules
 from flowsat.result import UsageError
 
 SIZE = re.compile(r"\s*(\d+)\s*[xX]\s*(\d+)\s*$")
@@ -87,7 +88,7 @@ def make_one(order: Order, seed: int, rated: bool = True) -> Outcome:
     try:
         made = make_puzzle(order.height, order.width, seed, order.colors,
                            order.allow_self_touch, order.max_conflicts, deadline=deadline)
-        rating = rate(made.puzzle, order.allow_self_touch, order.max_nodes) \
+        rating = rate(made.puzzle, Rules(self_touch=order.allow_self_touch), order.max_nodes) \
             if made and rated else None
     except Stopped:
         return Outcome(seed, failure=f"no puzzle within --timeout {order.timeout:g} s (a "

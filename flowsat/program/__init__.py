@@ -20,6 +20,7 @@ from flowsat.process import Finished, check_program, run_program
 from flowsat.program.answer import Unreadable, Untraceable, read_answer, shorten, trace
 from flowsat.puzzle.formats import puzzle_text
 from flowsat.puzzle.model import Puzzle
+from flowsat.puzzle.rules import DEFAULT_RULES, Rules
 from flowsat.result import Result, UsageError
 
 OPTIONS = ("command", "program_format")
@@ -30,10 +31,13 @@ FILE = "{file}"
 
 
 def solve(puzzle: Puzzle, *, command: str, program_format: str = "numberlink",
-          allow_self_touch: bool = False, timeout: float | None = None) -> Result:
+          rules: Rules = DEFAULT_RULES, timeout: float | None = None) -> Result:
     """The program's answer to the puzzle, traced into paths (checked by `flowsat.solve`)."""
+    if not puzzle.board.plain or not rules.fill_all:  # the formats say rows of a rectangle
+        raise UsageError(f"a solver program gets square boards with every cell filled, not "
+                         f"{puzzle.kind if not puzzle.board.plain else '--allow-empty'}")
     ran = run(puzzle, program_argv(command, program_format), program_format, timeout)
-    result = verdict(puzzle, ran, allow_self_touch)
+    result = verdict(puzzle, ran, rules.self_touch)
     result.stats = {"total_s": ran.seconds, "exit_status": ran.returncode}
     result.config = {"program_format": program_format}  # the command is in the backend's name
     return result

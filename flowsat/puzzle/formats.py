@@ -1,9 +1,12 @@
-"""Reading puzzle files: the grid format (one puzzle a file) and the Numberlink format.
+"""Reading puzzle files: the grid format (one puzzle a file), the Numberlink format, the game's
+level packs (`packs`) and the board format for every kind of board (`boardtext`).
 
 Grid: one line per row; '.' is an empty cell, every other printable ASCII character a dot.
 Numberlink: a `W H` line then H rows, several puzzles a file, `0 0` ends; a line starting with
 `#` is a comment outside a board's H rows, and a row (`#` is a label) inside them.
 A character that cannot be a cell (a space, a tab, a control byte, non-ASCII) is an error.
+Level pack: one level a line, `SIZE,0,LEVEL,FLOWS[,...];PATH;...` (see `packs`).
+Board: a `flowsat board WxH ...` header line, then the rows (see `boardtext`).
 Every problem is reported as a `PuzzleError` that prints as `FILE:LINE:COL: message`; reading
 goes on with the next puzzle of the file wherever the file still makes sense.
 """
@@ -47,10 +50,16 @@ def parse_puzzles(text: str, file: str = "<text>",
                   max_cells: int = MAX_CELLS) -> Iterator[Puzzle | PuzzleError]:
     """The puzzles of a file's text, in the format the text is in."""
     lines = text_lines(text)
+    from flowsat.puzzle import boardtext, packs
+
     if not lines:
         yield PuzzleError(file, 1, 1, "empty file: no puzzle in it")
     elif only_comments(lines, file, max_cells):
         yield PuzzleError(file, 1, 1, "only comment lines ('#'): no puzzle in it")
+    elif boardtext.is_board_text(lines):
+        yield from boardtext.parse_board_file(lines, file, max_cells)
+    elif packs.is_pack(lines):
+        yield from packs.parse_pack(lines, file, max_cells)
     elif is_numberlink(lines):
         yield from parse_numberlink(lines, file, max_cells)
     else:

@@ -1,11 +1,14 @@
-"""The puzzle model: a rectangular board with pairs of same-label dots, and its solutions."""
+"""The puzzle model: a board (a `Board`: square W x H unless the file says otherwise) with pairs
+of same-label dots, and its solutions."""
 
 from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
+
+from flowsat.puzzle.board import Board
 
 Cell = tuple[int, int]  # (row, column), both from 0
 Paths = dict[str, list[Cell]]  # color label -> cells from one of its dots to the other
@@ -18,14 +21,34 @@ CHARACTER_NAMES = {" ": "a space", "\t": "a tab", "\r": "a carriage return"}
 
 @dataclass(frozen=True)
 class Puzzle:
-    """A board of `rows` ('.' for an empty cell, any other printable ASCII character for a
-    dot: its label)."""
+    """A board of `rows` ('.' for an empty cell, a hole or a bridge, any other printable ASCII
+    character for a dot: its label) and its `board` (by default the plain square board of that
+    size)."""
 
     rows: tuple[str, ...]
     file: str = "<puzzle>"
     index: int = 1  # position of the puzzle in its file, from 1
     line: int = 1  # line of the file where the puzzle starts
-    format: str = "grid"  # "grid" (one puzzle a file) or "numberlink" (several a file)
+    format: str = "grid"  # "grid", "board" (one puzzle a file), "numberlink", "pack" (several)
+    board: Board = None  # type: ignore[assignment]  # None: the plain square board
+    level: int | None = None  # the LEVEL field of a level pack
+    given: tuple[tuple[str, tuple[Cell, ...]], ...] | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.board is None:
+            object.__setattr__(self, "board", Board(self.width, self.height))
+        elif (self.board.width, self.board.height) != (self.width, self.height):
+            raise ValueError(f"board {self.board.width}x{self.board.height} does not fit rows "
+                             f"{self.width}x{self.height}")
+
+    @property
+    def kind(self) -> str:
+        return self.board.kind
+
+    @property
+    def given_paths(self) -> Paths | None:
+        """The solution that came with the puzzle (a level pack's paths), if any."""
+        return None if self.given is None else {c: list(p) for c, p in self.given}
 
     @classmethod
     def from_text(cls, text: str, **kw) -> Puzzle:
@@ -48,7 +71,8 @@ class Puzzle:
     @property
     def name(self) -> str:
         """Where the puzzle comes from: its file, with the index when the file holds several."""
-        return f"{self.file}#{self.index}" if self.format == "numberlink" else self.file
+        return f"{self.file}#{self.index}" if self.format in ("numberlink", "pack", "board") \
+            else self.file
 
     @cached_property
     def dots(self) -> dict[str, tuple[Cell, Cell]]:
@@ -68,15 +92,12 @@ class Puzzle:
         return self.rows[cell[0]][cell[1]]
 
     def cells(self) -> Iterator[Cell]:
-        for r in range(self.height):
-            for c in range(self.width):
-                yield (r, c)
+        """The cells on the board (holes left out), in reading order."""
+        return map(self.board.cell, self.board.cells)
 
     def neighbors(self, cell: Cell) -> list[Cell]:
-        """The on-board orthogonal neighbors of a cell: up, down, left, right."""
-        r, c = cell
-        return [(r + dr, c + dc) for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
-                if 0 <= r + dr < self.height and 0 <= c + dc < self.width]
+        """The cells joined to a cell by an open link, in the board's direction order."""
+        return [self.board.cell(n) for n in self.board.neighbors[self.board.number(cell)]]
 
     def grid_text(self) -> str:
         return "\n".join(self.rows)

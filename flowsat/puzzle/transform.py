@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
+from flowsat.puzzle.board import Board
 from flowsat.puzzle.model import Cell, Paths, Puzzle
 
 # Each symmetry maps a cell (r, c) of an h x w board to its place on the transformed board.
@@ -35,10 +36,31 @@ def transform(puzzle: Puzzle, symmetry: str) -> Puzzle:
     nh, nw = (w, h) if swaps_sides(symmetry) else (h, w)
     grid = [[""] * nw for _ in range(nh)]
     move = MAPS[symmetry]
-    for r, c in puzzle.cells():
+    for r, c in map(puzzle.board.cell, range(puzzle.board.size)):  # holes too
         nr, nc = move(r, c, h, w)
         grid[nr][nc] = puzzle[r, c]
-    return replace(puzzle, rows=tuple("".join(row) for row in grid))
+    return replace(puzzle, rows=tuple("".join(row) for row in grid),
+                   board=transform_board(puzzle.board, symmetry))
+
+
+def transform_board(board: Board, symmetry: str) -> Board:
+    """The board rotated or reflected: its holes, walls and bridges moved along (square)."""
+    if board.shape != "square":
+        from flowsat.result import UsageError
+
+        raise UsageError(f"the symmetries of a square board do not apply to a {board.kind} "
+                         f"board")
+    h, w = board.height, board.width
+    nh, nw = (w, h) if swaps_sides(symmetry) else (h, w)
+    move = MAPS[symmetry]
+
+    def number(i: int) -> int:
+        r, c = move(*board.cell(i), h, w)
+        return r * nw + c
+
+    walls = frozenset(tuple(sorted((number(a), number(b)))) for a, b in board.walls)
+    return Board(nw, nh, board.shape, board.wrap, frozenset(map(number, board.holes)), walls,
+                 frozenset(map(number, board.bridges)))
 
 
 def transform_paths(paths: Paths, symmetry: str, height: int, width: int) -> Paths:

@@ -14,8 +14,10 @@ from itertools import pairwise
 
 from flowsat.memory import cap_mb, shown
 from flowsat.puzzle.model import Cell, Paths, Puzzle
+from flowsat.puzzle.rules import DEFAULT_RULES, Rules
 from flowsat.result import Result, UsageError
-from flowsat.sat import cells, links, rules
+from flowsat.sat import cells, links
+from flowsat.sat import rules as board_rules
 from flowsat.sat.cycles import order
 from flowsat.sat.encoder import Encoder
 from flowsat.sat.estimate import Size, formula_size, size_of
@@ -67,36 +69,36 @@ class Encoding:
         return self.differ(self.links.apart())
 
 
-def encode(puzzle: Puzzle, spec: Spec | str, allow_self_touch: bool = False) -> Encoding:
+def encode(puzzle: Puzzle, spec: Spec | str, rules: Rules = DEFAULT_RULES) -> Encoding:
     """The CNF of a puzzle under a named encoding (or a spec)."""
     spec = load_spec(spec) if isinstance(spec, str) else spec
-    enc = Encoder(puzzle, spec.card)
+    enc = Encoder(puzzle, spec.card, rules)
     cell_family = cells.FAMILIES[spec.cells](enc)
-    lazy_touch = spec.touch == "lazy" and not allow_self_touch
-    link_family = links.FAMILIES[spec.links](enc, cell_family, allow_self_touch,
+    lazy_touch = spec.touch == "lazy" and not rules.self_touch
+    link_family = links.FAMILIES[spec.links](enc, cell_family, rules,
                                              **({"lazy_touch": True} if lazy_touch else {}))
     if spec.deduce:
-        enc.clauses += rules.deductions(enc, link_family, allow_self_touch)
+        enc.clauses += board_rules.deductions(enc, link_family, rules)
     if spec.cycles == "squares":
-        enc.clauses += rules.no_squares(enc, link_family, allow_self_touch)
+        enc.clauses += board_rules.no_squares(enc, link_family, rules)
     elif spec.cycles == "order":
         order(enc, link_family)
     switch = 0
-    if spec.unique and not allow_self_touch:
+    if spec.unique and not rules.self_touch:
         switch = enc.new_var("uniqueness rule on", True)
-        enc.clauses += rules.corner_rules(enc, link_family, switch)
+        enc.clauses += board_rules.corner_rules(enc, link_family, switch)
     return Encoding(spec, enc, cell_family, link_family, switch, lazy_touch)
 
 
-def solve(puzzle: Puzzle, *, allow_self_touch: bool = False, timeout: float | None = None,
+def solve(puzzle: Puzzle, *, rules: Rules = DEFAULT_RULES, timeout: float | None = None,
           encoding: str = DEFAULT_ENCODING, solver: str = DEFAULT_SOLVER,
           observe: Observer | None = None, max_memory: float | None = None) -> Result:
     """A solution of the puzzle, or why there is none."""
-    return search(puzzle, 1, allow_self_touch=allow_self_touch, timeout=timeout,
+    return search(puzzle, 1, rules=rules, timeout=timeout,
                   encoding=encoding, solver=solver, observe=observe, max_memory=max_memory)[0]
 
 
-def search(puzzle: Puzzle, limit: int, *, allow_self_touch: bool = False,
+def search(puzzle: Puzzle, limit: int, *, rules: Rules = DEFAULT_RULES,
            timeout: float | None = None, encoding: str = DEFAULT_ENCODING,
            solver: str = DEFAULT_SOLVER, observe: Observer | None = None,
            known: Sequence[Paths] = (), max_conflicts: int | None = None,
@@ -121,10 +123,10 @@ def search(puzzle: Puzzle, limit: int, *, allow_self_touch: bool = False,
     name = solver_name(solver, timeout)
     spec, cap = load_spec(encoding), cap_mb(max_memory)
     config = {"encoding": spec.name, "solver": name}
-    estimate = formula_size(puzzle, spec, allow_self_touch)
+    estimate = formula_size(puzzle, spec, rules)
     if estimate is not None and estimate.mb > cap:
         return over_cap(estimate, cap, "would need about", start, config), []
-    formula = encode(puzzle, spec, allow_self_touch)
+    formula = encode(puzzle, spec, rules)
     built = size_of(formula)
     if built.mb > cap:
         return over_cap(built, cap, "needs", start, config), []
@@ -231,7 +233,7 @@ def block_known(formula: Encoding, sat: Oracle, paths: Paths) -> None:
     no solution."""
     enc = formula.enc
     linked = {(min(i, j), max(i, j)) for path in paths.values()
-              for i, j in pairwise(map(enc.index, path))}
+              for i, j in pairwise(enc.path_nodes(path))}
     if not linked <= set(enc.edges):
         raise ValueError(f"{enc.puzzle.name}: the known paths are not a solution")
     selector = enc.new_var("known solution", len(enc.blocks))
@@ -246,9 +248,9 @@ def block_known(formula: Encoding, sat: Oracle, paths: Paths) -> None:
 
 
 def trace(enc: Encoder, linked: list[tuple[int, int]]) -> tuple[Paths, list[list[int]]]:
-    """The paths from each color's first dot, and the cycles (each in order along it): the
-    linked cells no path reaches."""
-    adjacent: list[list[int]] = [[] for _ in range(enc.size)]
+    """The paths from each color's first dot (a bridge's pass as its cell), and the cycles
+    (nodes, each in order along it): the linked nodes no path reaches."""
+    adjacent: list[list[int]] = [[] for _ in range(enc.size)]  # by node
     for i, j in linked:
         adjacent[i].append(j)
         adjacent[j].append(i)
@@ -264,7 +266,9 @@ def trace(enc: Encoder, linked: list[tuple[int, int]]) -> tuple[Paths, list[list
             path.append(cur)
         reached.update(path)
         paths[color] = [enc.cell(i) for i in path]
-    return paths, components(adjacent, set(range(enc.size)) - reached)
+    fill_all = enc.rules.fill_all
+    left = {i for i in enc.nodes if fill_all or adjacent[i]} - reached  # not the empty ones
+    return paths, components(adjacent, left)
 
 
 def components(adjacent: list[list[int]], cells: set[int]) -> list[list[int]]:

@@ -15,7 +15,8 @@ Pairs = list[tuple[int, int, int]]  # (cell i, cell j, literal)
 
 
 class OneHot:
-    """One variable per cell and color (2016): dots fixed by units, other cells exactly one."""
+    """One variable per cell and color (2016): dots fixed by units, other cells exactly one
+    (at most one when cells may stay empty: an empty cell has none)."""
 
     name = "onehot"
 
@@ -25,13 +26,14 @@ class OneHot:
         flat = enc.new_vars("color", Keys(enc.size * ncolors, lambda t: (
             enc.cell(t // ncolors), enc.colors[t % ncolors])))
         self.x = [flat[i:i + ncolors] for i in range(0, len(flat), ncolors)]
-        for i, row in enumerate(self.x):
-            k = enc.dot[i]
+        for i in enc.nodes:
+            row, k = self.x[i], enc.dot[i]
             if k >= 0:
                 enc.clauses.append([row[k]])
                 enc.clauses += [[-x] for x in row if x != row[k]]
             else:
-                enc.clauses.append(list(row))
+                if enc.rules.fill_all:
+                    enc.clauses.append(list(row))
                 enc.at_most(row, 1)
 
     def same(self, pairs: Pairs) -> None:
@@ -69,7 +71,7 @@ class Binary:
         enc.clauses += [[x] for code in self.codes.values() for x in code]
         limit = at_most_code(list(range(1, nbits + 1)), len(enc.colors) - 1)
         enc.clauses += [[bits[x - 1] if x > 0 else -bits[-x - 1] for x in clause]
-                        for i, bits in enumerate(self.bits) if enc.dot[i] < 0
+                        for i, bits in enumerate(self.bits) if enc.dot[i] < 0 and enc.on[i]
                         for clause in limit]
 
     def code(self, i: int, k: int) -> list[int]:

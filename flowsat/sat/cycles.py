@@ -30,10 +30,11 @@ def order(enc: Encoder, links) -> None:
         out[j].append(backward)
         into[i].append(backward)
     starts = {ends[0] for ends in enc.puzzle.dots.values()}
-    for i in range(enc.size):
-        if enc.dot[i] < 0:
-            enc.exactly(into[i], 1)
-            enc.exactly(out[i], 1)
+    for i in enc.nodes:
+        if enc.dot[i] < 0:  # two links or (cells may stay empty) none: one in, one out
+            bound = enc.exactly if enc.rules.fill_all else enc.at_most
+            bound(into[i], 1)
+            bound(out[i], 1)
         else:
             first = enc.cell(i) in starts
             enc.exactly(out[i] if first else into[i], 1)

@@ -7,6 +7,7 @@ from collections.abc import Iterable, Iterator
 from typing import IO, TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from flowsat.puzzle.rules import Rules
     from flowsat.sat.backend import Encoding
 
 LITERAL = re.compile(r"-?[0-9]+")
@@ -73,22 +74,27 @@ def left_out(formula: Encoding) -> str | None:
             f"export with --encoding NAME+cycles=order for a complete formula")
 
 
-def describe(formula: Encoding, allow_self_touch: bool) -> Iterator[str]:
+def describe(formula: Encoding, rules: Rules) -> Iterator[str]:
     """The comment lines of an exported formula: the puzzle, the choices, every variable."""
     from flowsat import __version__
 
     puzzle, spec = formula.enc.puzzle, formula.spec
-    yield f"flowsat {__version__}: {puzzle.name} ({puzzle.size}, {len(puzzle.colors)} colors)"
+    yield (f"flowsat {__version__}: {puzzle.name} ({puzzle.size} {puzzle.kind}, "
+           f"{len(puzzle.colors)} colors)")
     yield (f"encoding {spec.name}: cells={spec.cells} links={spec.links} card={spec.card} "
            f"cycles={spec.cycles} deduce={str(spec.deduce).lower()} "
            f"unique={str(spec.unique).lower()}")
-    yield "rule: " + ("paths may touch themselves" if allow_self_touch else
+    yield "rule: " + ("paths may touch themselves" if rules.self_touch else
                       "no path touches itself side by side")
+    yield "cells: " + ("every cell is covered" if rules.fill_all else "cells may stay empty")
+    if formula.enc.second:
+        yield "bridges (cell: node across, node up and down): " + ", ".join(
+            f"{formula.enc.cell(b)}: {b} {n}" for b, n in formula.enc.second.items())
     yield "colors: " + " ".join(f"{k}={c}" for k, c in enumerate(puzzle.colors))
     if formula.unique:
         yield (f"variable {formula.unique} switches the uniqueness rule on; the last clause "
                f"fixes it true (drop it for the complete encoding)")
-    if formula.spec.touch == "lazy" and not allow_self_touch:
+    if formula.spec.touch == "lazy" and not rules.self_touch:
         yield "every no-self-touch clause is stated (a solve adds them lazily, where needed)"
     yield left_out(formula) or "complete: every solution rule is stated (cycles=order)"
     for v, name in formula.enc.names():

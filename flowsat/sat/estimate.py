@@ -9,6 +9,7 @@ from dataclasses import astuple, dataclass, replace
 from functools import cache
 
 from flowsat.puzzle.model import EMPTY, Puzzle
+from flowsat.puzzle.rules import Rules
 from flowsat.sat.spec import Spec
 
 PROBE_WIDTH = 12
@@ -37,7 +38,7 @@ class Size:
                 + BYTES_PER_VARIABLE * self.variables) / MB
 
 
-def formula_size(puzzle: Puzzle, spec: Spec, allow_self_touch: bool) -> Size | None:
+def formula_size(puzzle: Puzzle, spec: Spec, rules: Rules) -> Size | None:
     """The formula's estimated size, None for a board that is cheaper to build than to
     estimate; lazy no-self-touch clauses count as if all were stated (a fall-back states
     them all). The `order` encoding numbers the cells along the paths in as many bits as the
@@ -50,22 +51,22 @@ def formula_size(puzzle: Puzzle, spec: Spec, allow_self_touch: bool) -> Size | N
         return None
     per_cell = (cells - 2 * colors - free_cells(small)) / (free_cells(large) - free_cells(small))
     lazy = replace(spec, cycles="lazy") if spec.cycles == "order" else spec
-    a, b = measured(lazy, colors, allow_self_touch)
+    a, b = measured(lazy, colors, rules)
     counts = [x + (y - x) * per_cell for x, y in zip(a, b, strict=True)]
     if spec.cycles == "order":
-        _, whole = measured(spec, colors, allow_self_touch)
+        _, whole = measured(spec, colors, rules)
         scale = cells * cells.bit_length() / (cell_count(large) * cell_count(large).bit_length())
         counts = [n + (w - y) * scale for n, w, y in zip(counts, whole, b, strict=True)]
     return Size(*(max(x, round(n)) for x, n in zip(a, counts, strict=True)))
 
 
 @cache
-def measured(spec: Spec, colors: int, allow_self_touch: bool
+def measured(spec: Spec, colors: int, rules: Rules
              ) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The counts of the two probes' formulas (once per encoding, colors and rule)."""
     from flowsat.sat.backend import encode
 
-    return tuple(astuple(size_of(encode(probe(colors, rows), spec, allow_self_touch)))
+    return tuple(astuple(size_of(encode(probe(colors, rows), spec, rules)))
                  for rows in PROBE_FREE_ROWS)
 
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 from itertools import combinations
 
 from flowsat.puzzle.model import Paths
+from flowsat.puzzle.rules import Rules
+from flowsat.result import UsageError
 from flowsat.sat.cells import at_most_code
 from flowsat.sat.encoder import DOWN, LEFT, RIGHT, UP, Encoder, Keys
 
@@ -39,10 +41,11 @@ class DirTypes:
 
     name = "dirtypes"
 
-    def __init__(self, enc: Encoder, cells, allow_self_touch: bool):
-        self.enc, self.touch = enc, allow_self_touch
+    def __init__(self, enc: Encoder, cells, rules: Rules):
+        refuse(enc, rules)
+        self.enc, self.touch = enc, rules.self_touch
         self.types: dict[int, dict[str, tuple[int, int, int]]] = {}  # cell -> glyph -> var, n1, n2
-        for i in range(enc.size):
+        for i in enc.nodes:
             if enc.dot[i] < 0:
                 ends = {glyph: (a, b) for glyph, (da, db) in TYPES.items()
                         if (a := enc.step(i, da)) is not None
@@ -52,7 +55,7 @@ class DirTypes:
                                                                           strict=True)}
         self.dot_links: dict[tuple[int, int], int] = {}  # adjacent dots of one color (touch)
         same, differ = [], []
-        for i in range(enc.size):
+        for i in enc.nodes:
             if enc.dot[i] >= 0:
                 self.add_dot(i, cells)
             else:
@@ -130,17 +133,29 @@ class DirTypes:
         return [-v for i in cycle for v, _, _ in self.types[i].values() if true(model, v)]
 
 
+def refuse(enc: Encoder, rules: Rules) -> None:
+    """The direction types know the four ways of a square cell and a cell on one path."""
+    if enc.board.shape != "square" or enc.board.bridges:
+        raise UsageError(f"links = 'dirtypes' (the 2016 direction types) cannot express a "
+                         f"{enc.board.kind} board; use an edges encoding")
+    if not rules.fill_all:
+        raise UsageError("links = 'dirtypes' (the 2016 direction types) fills every cell; "
+                         "use an edges encoding with --allow-empty")
+
+
 class Edges:
-    """One variable per board edge: a dot has exactly one linked edge, other cells two.
+    """One variable per board edge: a dot has exactly one linked edge, other cells two (or,
+    when cells may stay empty, none or two).
 
     A linked edge joins cells of one color; under the no-self-touch rule an unlinked edge
-    joins cells of different colors, so the edge variable means 'same color'.
+    joins cells of different colors (both used, when cells may stay empty), so the edge
+    variable means 'same color'.
     """
 
     name = "edges"
 
-    def __init__(self, enc: Encoder, cells, allow_self_touch: bool, lazy_touch: bool = False):
-        self.enc = enc
+    def __init__(self, enc: Encoder, cells, rules: Rules, lazy_touch: bool = False):
+        self.enc, self.fill_all = enc, rules.fill_all
         edges = enc.edges
         self.vars = enc.new_vars("edge", Keys(len(edges), lambda t: (enc.cell(edges[t][0]),
                                                                       enc.cell(edges[t][1]))))
@@ -152,9 +167,32 @@ class Edges:
         for (i, j), e in self.index.items():
             self.incident[i].append(e)
             self.incident[j].append(e)
-        for i, lits in enumerate(self.incident):
-            enc.exactly(lits, 1 if enc.dot[i] >= 0 else 2)
-        self.couple_colors(cells, allow_self_touch or lazy_touch)
+        for i in enc.nodes:  # a dot has one linked edge, another cell two
+            if enc.dot[i] >= 0 or self.fill_all:
+                enc.exactly(self.incident[i], 1 if enc.dot[i] >= 0 else 2)
+            else:
+                self.none_or_two(self.incident[i])
+        self._apart = None if self.fill_all else self.apart_when_used()  # (made when asked)
+        self.couple_colors(cells, rules.self_touch or lazy_touch)
+
+    def none_or_two(self, lits: list[int]) -> None:
+        """Cells may stay empty: no linked edge or two, never one."""
+        self.enc.at_most(lits, 2)
+        self.enc.clauses += [[-e, *(f for f in lits if f != e)] for e in lits]
+
+    def apart_when_used(self) -> list[tuple[int, int, int]]:
+        """Cells may stay empty: for each pair of neighbors, a literal implied by 'not linked,
+        both used' (a cell is used when an edge of it is linked; a dot always is)."""
+        enc = self.enc
+        used = {i: enc.new_var("used", enc.cell(i)) for i in enc.nodes if enc.dot[i] < 0}
+        for i, u in used.items():
+            enc.clauses += [[-e, u] for e in self.incident[i]]
+        pairs = list(self.index.items())
+        apart = enc.new_vars("apart", Keys(len(pairs), lambda t: tuple(map(enc.cell,
+                                                                          pairs[t][0]))))
+        for ((i, j), e), t in zip(pairs, apart, strict=True):
+            enc.clauses.append([e, *(-used[k] for k in (i, j) if k in used), t])
+        return [(i, j, t) for ((i, j), _), t in zip(pairs, apart, strict=True)]
 
     def couple_colors(self, cells, allow_self_touch: bool) -> None:
         """Linked cells share a color; without self-touch, unlinked neighbors do not."""
@@ -163,14 +201,17 @@ class Edges:
             cells.differ(self.apart())
 
     def apart(self) -> list[tuple[int, int, int]]:
-        """Every pair of neighbors with the literal 'not linked': then their colors differ."""
-        return [(i, j, -e) for (i, j), e in self.index.items()]
+        """Every pair of neighbors with the literal 'not linked' (and both used, when cells
+        may stay empty): then their colors differ."""
+        if self._apart is None:
+            self._apart = [(i, j, -e) for (i, j), e in self.index.items()]
+        return self._apart
 
     def touching(self, paths: Paths, model: Model) -> list[tuple[int, int, int]]:
-        """The unlinked neighbors on one path (they touch), with the literal 'not linked'."""
-        color = {self.enc.index(cell): c for c, path in paths.items() for cell in path}
-        return [(i, j, lit) for i, j, lit in self.apart()
-                if not true(model, -lit) and i in color and color[i] == color.get(j)]
+        """The unlinked neighbors on one path (they touch), with their 'apart' literal."""
+        color = {i: c for c, path in paths.items() for i in self.enc.path_nodes(path)}
+        return [(i, j, lit) for (i, j, lit), e in zip(self.apart(), self.vars, strict=True)
+                if not true(model, e) and i in color and color[i] == color.get(j)]
 
     def edge(self, i: int, j: int) -> int:
         return self.index[min(i, j), max(i, j)]
@@ -193,9 +234,15 @@ class Edges:
         return [-e for e in self.vars if true(model, e)]
 
     def cut(self, cycle: list[int], model: Model) -> list[int]:
-        """Cells without a dot cannot be closed off: some edge must leave the set."""
+        """Cells without a dot cannot be closed off: some edge must leave the set (or, when
+        cells may stay empty, some edge of the cycle must go)."""
         inside = set(cycle)
-        return [self.edge(i, n) for i in cycle for n in self.enc.neighbors[i] if n not in inside]
+        nbrs = self.enc.neighbors
+        leave = [self.edge(i, n) for i in cycle for n in nbrs[i] if n not in inside]
+        if self.fill_all:
+            return leave
+        return leave + [-e for i in cycle for n in nbrs[i]
+                        if n in inside and i < n and true(model, e := self.edge(i, n))]
 
 
 class EdgeColors(Edges):

@@ -5,31 +5,34 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from flowsat.sat.encoder import Encoder
+from flowsat.puzzle.rules import Rules
+from flowsat.sat.encoder import DOWN, RIGHT, Encoder
 from flowsat.sat.links import CORNERS, TYPES
 
 
-def deductions(enc: Encoder, links, allow_self_touch: bool) -> list[list[int]]:
+def deductions(enc: Encoder, links, rules: Rules) -> list[list[int]]:
     """Units for the links that follow from the board alone.
 
     An edge between dots of different colors is never linked; without self-touch, one between
     dots of one color always is. Then, to a fixpoint: a cell whose links are all known is
     closed, and a cell with just enough possible links for its degree (1 for a dot, 2 else,
-    e.g. an empty corner of the board) takes them all.
+    e.g. an empty corner of the board) takes them all (when cells may stay empty, only a dot
+    must take its degree; another cell with two links is closed all the same).
     """
     dot = enc.dot
     known: dict[tuple[int, int], bool] = {}
     for i, j in enc.edges:
-        if dot[i] >= 0 and dot[j] >= 0 and (dot[i] != dot[j] or not allow_self_touch):
+        if dot[i] >= 0 and dot[j] >= 0 and (dot[i] != dot[j] or not rules.self_touch):
             known[i, j] = dot[i] == dot[j]
-    todo = set(range(enc.size))
+    todo = set(enc.nodes)
     while todo:
         i = todo.pop()
         edges = [(min(i, n), max(i, n)) for n in enc.neighbors[i]]
         open_ = [e for e in edges if e not in known]
         linked = sum(known.get(e, False) for e in edges)
         degree = 1 if dot[i] >= 0 else 2
-        if open_ and (linked == degree or linked + len(open_) == degree):
+        forced = rules.fill_all or dot[i] >= 0
+        if open_ and (linked == degree or (forced and linked + len(open_) == degree)):
             for e in open_:
                 known[e] = linked < degree
                 todo.update(e)
@@ -40,30 +43,50 @@ def deductions(enc: Encoder, links, allow_self_touch: bool) -> list[list[int]]:
     return units
 
 
-def inside(enc: Encoder, i: int, glyph: str) -> int | None:
-    """The cell diagonally inside a corner of that shape at cell i."""
-    a = enc.step(i, TYPES[glyph][0])
-    return None if a is None else enc.step(a, TYPES[glyph][1])
+def square_at(enc: Encoder, i: int) -> tuple[int, int, int, int] | None:
+    """The 2x2 square of cells with cell i at its top left, clockwise, when its four sides
+    are open links between cells that are no bridges (a square board), else None."""
+    if not enc.toward:
+        return None
+    right, below = enc.step(i, RIGHT), enc.step(i, DOWN)
+    corner = None if right is None else enc.step(right, DOWN)
+    if None in (right, below, corner) or enc.step(below, RIGHT) != corner:
+        return None
+    return i, right, corner, below
 
 
-def no_squares(enc: Encoder, links, allow_self_touch: bool) -> list[list[int]]:
+def no_squares(enc: Encoder, links, rules: Rules) -> list[list[int]]:
     """No 2x2 square of cells linked all around (the smallest cycle); without self-touch, no
-    three links in a 2x2 square either (a U-turn: its two ends would touch)."""
+    three links in a 2x2 square either (a U-turn: its two ends would touch). Squares with a
+    wall, a hole or a bridge on them are left out (there a U-turn touches nothing)."""
     clauses = []
-    for i in range(enc.size):
-        r, c = enc.cell(i)
-        if r + 1 < enc.height and c + 1 < enc.width:
-            cells = (i, i + 1, i + enc.width + 1, i + enc.width)
-            sides = [links.linked(a, b) for a, b in zip(cells, cells[1:] + cells[:1],
-                                                        strict=True)]
-            if allow_self_touch or any(len(s) != 1 for s in sides):
-                ring = [(i, "┌"), (i + 1, "┐"), (i + enc.width + 1, "┘"), (i + enc.width, "└")]
-                corners = [links.corner(cell, glyph) for cell, glyph in ring]
-                if None not in corners:
-                    clauses.append(sorted({-x for lits in corners for x in lits}))
-            else:
-                clauses += [[-x for (x,) in three] for three in combinations(sides, 3)]
+    for i in enc.nodes:
+        cells = square_at(enc, i)
+        if cells is None:
+            continue
+        sides = [links.linked(a, b) for a, b in zip(cells, cells[1:] + cells[:1], strict=True)]
+        if rules.self_touch or any(len(s) != 1 for s in sides):
+            ring = [(c, glyph) for c, glyph in zip(cells, ("┌", "┐", "┘", "└"), strict=True)]
+            corners = [links.corner(cell, glyph) for cell, glyph in ring]
+            if None not in corners:
+                clauses.append(sorted({-x for lits in corners for x in lits}))
+        else:
+            clauses += [[-x for (x,) in three] for three in combinations(sides, 3)]
     return clauses
+
+
+def inside(enc: Encoder, i: int, glyph: str) -> int | None:
+    """The cell diagonally inside a corner of that shape at cell i, when it is joined by open
+    links to both cells the corner links (none of them a bridge), else None."""
+    first, second = TYPES[glyph]
+    a = enc.toward[first][i]
+    if enc.plain:  # every corner's inside cell is joined to both
+        return None if a is None else enc.toward[second][a]
+    b = enc.step(i, second)
+    if a is None or b is None:
+        return None
+    q = enc.step(a, second)
+    return q if q is not None and q == enc.step(b, first) else None
 
 
 def corner_rules(enc: Encoder, links, active: int) -> list[list[int]]:
@@ -79,15 +102,25 @@ def corner_rules(enc: Encoder, links, active: int) -> list[list[int]]:
     on it), closing the ring x-a-q-b; so q is on another path, linked to neither a nor b,
     and unless it is a dot its two links go right and down: q turns ┌ too. The rule only
     writes down what the 'different colors' clauses imply through several steps, so that
-    unit propagation sees it at once; the fall-back can fire only on unsolvable puzzles."""
+    unit propagation sees it at once; the fall-back can fire only on unsolvable puzzles.
+
+    On other boards the proof holds word for word wherever its steps do, and the rule is
+    written only there: the square grid's four directions (not on hexagonal boards), every
+    cell covered (with fill-all off q may stay empty: no rule at all), and x, a, b and q cells
+    of the board, none of them a bridge (a bridge's two passes may be one path, so q could be
+    on x's path), with open links x-a, x-b, a-q and b-q (behind a wall q may be on x's path
+    without touching it; `inside` asks for all four). Then q has the four directions of a grid
+    cell and the argument above is unchanged; where q's links right or down are walled off
+    or lead into a hole or a bridge, q cannot turn that way and the rule forbids the corner at
+    x, as the proof says. Warps change nothing in it: they only give border cells neighbors."""
+    if not enc.toward or not enc.rules.fill_all:
+        return []
     clauses = []
-    for i in range(enc.size):
+    for i in enc.nodes:
         for glyph in CORNERS:
             here = links.corner(i, glyph)
-            if here is None:
-                continue
-            q = inside(enc, i, glyph)
-            if enc.dot[q] >= 0:
+            q = None if here is None else inside(enc, i, glyph)
+            if q is None or enc.dot[q] >= 0:
                 continue
             there = links.corner(q, glyph)
             turn = [-active] + [-x for x in here]

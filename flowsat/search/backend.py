@@ -15,6 +15,7 @@ from typing import Any
 from flowsat.memory import cap_mb, shown
 from flowsat.puzzle.formats import PuzzleError, cell_error, read_text, text_lines
 from flowsat.puzzle.model import EMPTY, Cell, Paths, Puzzle
+from flowsat.puzzle.rules import DEFAULT_RULES, Rules
 from flowsat.result import Result, UsageError
 from flowsat.search.algorithm import best_first
 from flowsat.search.board import Board
@@ -39,13 +40,14 @@ PROBLEM_SWITCHES = ("deadends", "stranded", "bottleneck", "parity", "links", "ta
 SWITCHES = (*PROBLEM_SWITCHES, "breadth_first", "outside_in", "autosort")
 
 
-def solve(puzzle: Puzzle, *, allow_self_touch: bool = False, timeout: float | None = None,
+def solve(puzzle: Puzzle, *, rules: Rules = DEFAULT_RULES, timeout: float | None = None,
           observe: Observer | None = None, preset: str = DEFAULT_PRESET,
           order: str | None = None, random_order: int | None = None,
           hint: str | Path | None = None, max_nodes: int | None = None,
           max_memory: float | None = None, **switches: Any) -> Result:
     """A solution of the puzzle by best-first search, or why there is none."""
     start = time.perf_counter()
+    refuse_other_kinds(puzzle, rules)
     config = configure(preset, switches)
     cap, tables = cap_mb(max_memory), Board.tables_mb(puzzle.height, puzzle.width)
     if tables > cap:
@@ -63,7 +65,7 @@ def solve(puzzle: Puzzle, *, allow_self_touch: bool = False, timeout: float | No
     hinted = read_hint(hint, puzzle, board) if hint is not None else None
     problem = FlowProblem(
         board, starts, goals, priority,
-        Switches(allow_self_touch, **{k: config[k] for k in PROBLEM_SWITCHES}),
+        Switches(rules.self_touch, **{k: config[k] for k in PROBLEM_SWITCHES}),
         user_order=bool(order), hint=hinted)
     on_expand = None
     if observe is not None:
@@ -79,6 +81,16 @@ def solve(puzzle: Puzzle, *, allow_self_touch: bool = False, timeout: float | No
                   max_memory=max_memory, hint=None if hint is None else str(hint))
     paths = named(letters, problem.paths(outcome.state)) if outcome.status == "solved" else None
     return Result(outcome.status, paths, stats, outcome.reason, config)
+
+
+def refuse_other_kinds(puzzle: Puzzle, rules: Rules) -> None:
+    """The search knows plain square boards with every cell filled (other kinds: issue 13)."""
+    if not puzzle.board.plain:
+        raise UsageError(f"the astar backend solves square boards only, not {puzzle.kind} "
+                         f"boards; use the sat backend")
+    if not rules.fill_all:
+        raise UsageError("the astar backend fills every cell; use the sat backend for "
+                         "--allow-empty")
 
 
 def configure(preset: str, switches: dict[str, Any]) -> dict[str, Any]:

@@ -5,5 +5,5 @@ from flowsat.result import Result
 OPTIONS = ("preset",)
 
 
-def solve(puzzle, *, allow_self_touch=False, timeout=None, preset="default"):
+def solve(puzzle, *, rules=None, timeout=None, preset="default"):
     return Result("limit", stats={"nodes": 1}, config={"preset": preset})

@@ -8,7 +8,7 @@ import time
 OPTIONS = ()
 
 
-def solve(puzzle, *, allow_self_touch=False, timeout=None):
+def solve(puzzle, *, rules=None, timeout=None):
     signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})
     parent = os.getppid()
     while os.getppid() == parent:

@@ -3,5 +3,5 @@
 OPTIONS = ()
 
 
-def solve(puzzle, *, allow_self_touch=False, timeout=None):
+def solve(puzzle, *, rules=None, timeout=None):
     raise MemoryError

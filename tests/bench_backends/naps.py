@@ -7,6 +7,6 @@ from flowsat.result import Result
 OPTIONS = ()
 
 
-def solve(puzzle, *, allow_self_touch=False, timeout=None):
+def solve(puzzle, *, rules=None, timeout=None):
     time.sleep(0.05)
     return Result("limit", stats={"nodes": puzzle.width * puzzle.height})

@@ -1,0 +1,254 @@
+"""The board as a graph: every kind of Flow Free board is one description, asked by all of flowsat.
+
+API (stable):
+
+- `Board(width, height, shape="square"|"hex", wrap=False, holes=frozenset(),
+  walls=frozenset(), bridges=frozenset())`, frozen and hashable. Cells are numbered
+  `row * width + column` (holes included, so numbers are the same as the game's); `holes`,
+  `bridges` are sets of cell numbers, `walls` a set of `(a, b)` pairs (a < b) of neighboring
+  cells (a wrap included) whose link is blocked. `Board.square(w, h)` is the plain board.
+- `problem()`: what makes the description impossible (None when it is fine); `kind`: a name
+  such as `square`, `hex+holes`, `square+walls+bridges+warps`; `plain`: kind == "square".
+- `number((r, c))`, `cell(i)`, `size` (= width * height, holes included), `on_board[i]`,
+  `cells` (the numbers of the cells on the board, increasing).
+- `directions`: the direction names of the shape, in a fixed order (square: up, down, left,
+  right; hex: up, down, up-left, up-right, down-left, down-right), `OPPOSITE[d]`.
+- `toward[d][i]`: the neighbor of cell i in direction d through an open link (no wall, no
+  hole, wraps followed), or None. `neighbors[i]`: those neighbors in direction order.
+- `links`: numpy int array (L, 2) of the open links (a < b), in the order `for i in cells: for
+  j in neighbors[i]: if i < j` (on a plain square board the order flowsat always used);
+  `link_index[(a, b)]`: a link's row; `wraps`: numpy bool array (L,), the links that wrap;
+  `link_directions[k]`: the direction from `links[k, 0]` to `links[k, 1]`.
+- `axes[b]` for each bridge cell b: its straight-through pairs of neighbors `((left, right),
+  (up, down))`, one per flow that crosses it (pass 0 across, pass 1 up and down);
+  `axis_of(b, n)`: the pass of bridge b that the link to neighbor n belongs to.
+- `center(i)`: where cell i is drawn, (x, y) in cell heights from the top left corner (hex:
+  flat-topped hexagons one cell high, columns sqrt(3)/2 apart, even columns half a cell lower).
+- `geometric_neighbor(i, d)`: the cell in direction d ignoring walls and holes (wraps followed
+  on wrap boards), or None off the board: what renderers and parsers need to place walls;
+  `step(i, d, wrap)` the same with wrapping chosen; `adjacent(i)`: the set of them all.
+
+Hexagonal boards: the neighbors of (r, c) are (r±1, c), (r, c±1), and (r+1, c±1) when c is
+even (0-based), (r-1, c±1) when c is odd: even columns sit half a cell lower.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+Cell = tuple[int, int]
+
+SQUARE = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
+# hex offsets by column parity: [even column, odd column]
+HEX = {"up": ((-1, 0), (-1, 0)), "down": ((1, 0), (1, 0)),
+       "up-left": ((0, -1), (-1, -1)), "up-right": ((0, 1), (-1, 1)),
+       "down-left": ((1, -1), (0, -1)), "down-right": ((1, 1), (0, 1))}
+OPPOSITE = {"up": "down", "down": "up", "left": "right", "right": "left",
+            "up-left": "down-right", "down-right": "up-left",
+            "up-right": "down-left", "down-left": "up-right"}
+SHAPES = ("square", "hex")
+DIRECTIONS = {"square": tuple(SQUARE), "hex": tuple(HEX)}
+MIN_WRAP = 3  # a wrap board narrower than this would link a cell to itself or twice
+
+
+@dataclass(frozen=True)
+class Board:
+    """The cells and the open links between them (see the module docstring)."""
+
+    width: int
+    height: int
+    shape: str = "square"
+    wrap: bool = False
+    holes: frozenset[int] = frozenset()
+    walls: frozenset[tuple[int, int]] = frozenset()
+    bridges: frozenset[int] = frozenset()
+
+    @classmethod
+    def square(cls, width: int, height: int) -> Board:
+        return cls(width, height)
+
+    # -- description -----------------------------------------------------------------------
+
+    @property
+    def size(self) -> int:
+        return self.width * self.height
+
+    @cached_property
+    def kind(self) -> str:
+        """The board's kind: its shape and what it has, e.g. 'hex+holes+warps'."""
+        parts = [self.shape] + [name for name, present in (
+            ("holes", self.holes), ("walls", self.walls), ("bridges", self.bridges),
+            ("warps", self.wrap)) if present]
+        return "+".join(parts)
+
+    @property
+    def plain(self) -> bool:
+        return self.kind == "square"
+
+    def problem(self) -> str | None:
+        """Why this is no board, or None."""
+        if self.shape not in SHAPES:
+            return f"unknown board shape {self.shape!r}; shapes are {', '.join(SHAPES)}"
+        if self.width < 1 or self.height < 1:
+            return f"board {self.width}x{self.height} has no cells"
+        if self.wrap and min(self.width, self.height) < MIN_WRAP:
+            return f"a board with warps needs at least {MIN_WRAP} rows and columns"
+        if self.wrap and self.shape == "hex" and self.width % 2:
+            return "a hexagonal board with warps needs an even number of columns"
+        for name, numbers in (("hole", self.holes), ("bridge", self.bridges)):
+            bad = next((i for i in sorted(numbers) if not 0 <= i < self.size), None)
+            if bad is not None:
+                return f"{name} cell {bad} is off the {self.width}x{self.height} board"
+        if self.holes & self.bridges:
+            return f"cell {self.cell(min(self.holes & self.bridges))} is a hole and a bridge"
+        if len(self.holes) == self.size:
+            return "every cell is a hole"
+        for a, b in sorted(self.walls):
+            if not (0 <= a < self.size and 0 <= b < self.size) or b not in self.adjacent(a):
+                return f"wall {a}|{b}: cells {a} and {b} are not neighbors"
+        if self.bridges and self.shape != "square":
+            return "bridges are only known on square boards"
+        for b in sorted(self.bridges):
+            if len(self.axes[b]) != 2:
+                return f"bridge at {self.cell(b)} has no straight way through in both directions"
+        return None
+
+    # -- cells -----------------------------------------------------------------------------
+
+    def number(self, cell: Cell) -> int:
+        return cell[0] * self.width + cell[1]
+
+    def cell(self, i: int) -> Cell:
+        return divmod(i, self.width)
+
+    @cached_property
+    def on_board(self) -> tuple[bool, ...]:
+        return tuple(i not in self.holes for i in range(self.size))
+
+    @cached_property
+    def cells(self) -> tuple[int, ...]:
+        return tuple(i for i in range(self.size) if i not in self.holes)
+
+    @property
+    def directions(self) -> tuple[str, ...]:
+        return DIRECTIONS[self.shape]
+
+    def geometric_neighbor(self, i: int, direction: str) -> int | None:
+        """The cell next to i that way, walls and holes ignored (wraps followed)."""
+        return self.step(i, direction, self.wrap)
+
+    def step(self, i: int, direction: str, wrap: bool) -> int | None:
+        """The cell next to i that way on this board's grid, wrapping around or not."""
+        r, c = self.cell(i)
+        dr, dc = SQUARE[direction] if self.shape == "square" else HEX[direction][c % 2]
+        r, c = r + dr, c + dc
+        if wrap:
+            r, c = r % self.height, c % self.width
+        elif not (0 <= r < self.height and 0 <= c < self.width):
+            return None
+        return r * self.width + c
+
+    def adjacent(self, i: int) -> set[int]:
+        """The cells next to i, walls and holes ignored."""
+        return {n for d in self.directions if (n := self.geometric_neighbor(i, d)) is not None}
+
+    # -- links -----------------------------------------------------------------------------
+
+    def is_open(self, a: int, b: int) -> bool:
+        """Whether cells a and b (neighbors) are joined: both on the board, no wall between."""
+        return (self.on_board[a] and self.on_board[b]
+                and (min(a, b), max(a, b)) not in self.walls)
+
+    @cached_property
+    def toward(self) -> dict[str, tuple[int | None, ...]]:
+        """For each direction, each cell's neighbor that way through an open link, or None."""
+        out = {}
+        for d in self.directions:
+            row = (self.square_steps(*SQUARE[d]) if self.shape == "square"
+                   else [self.step(i, d, self.wrap) for i in range(self.size)])
+            if self.holes or self.walls:
+                row = [n if n is not None and self.is_open(i, n) else None
+                       for i, n in enumerate(row)]
+            out[d] = tuple(row)
+        return out
+
+    def square_steps(self, dr: int, dc: int) -> list[int | None]:
+        """Each cell's neighbor one step (dr, dc) away on the square grid (fast: every board
+        is made again with each puzzle)."""
+        w, h, wrap = self.width, self.height, self.wrap
+        return [((r + dr) % h) * w + (c + dc) % w
+                if wrap or (0 <= r + dr < h and 0 <= c + dc < w) else None
+                for r in range(h) for c in range(w)]
+
+    @cached_property
+    def neighbors(self) -> tuple[tuple[int, ...], ...]:
+        ways = [self.toward[d] for d in self.directions]
+        return tuple(tuple(n for n in around if n is not None)
+                     for around in zip(*ways, strict=True))
+
+    @cached_property
+    def _links(self) -> tuple[list[tuple[int, int]], list[str]]:
+        pairs, directions = [], []
+        ways = [(d, self.toward[d]) for d in self.directions]
+        for i in self.cells:
+            for d, way in ways:
+                j = way[i]
+                if j is not None and i < j:
+                    pairs.append((i, j))
+                    directions.append(d)
+        return pairs, directions
+
+    @cached_property
+    def links(self) -> np.ndarray:
+        return np.array(self._links[0], dtype=np.int64).reshape(-1, 2)
+
+    @cached_property
+    def link_list(self) -> list[tuple[int, int]]:
+        """`links` as a list of Python pairs (what loops over links want)."""
+        return list(self._links[0])
+
+    @cached_property
+    def link_index(self) -> dict[tuple[int, int], int]:
+        return {pair: k for k, pair in enumerate(self._links[0])}
+
+    @property
+    def link_directions(self) -> list[str]:
+        return self._links[1]
+
+    @cached_property
+    def wraps(self) -> np.ndarray:
+        """For each link, whether it goes across the border (a warp)."""
+        return np.array([self.step(a, d, False) != b
+                         for (a, b), d in zip(*self._links, strict=True)], dtype=bool)
+
+    @cached_property
+    def axes(self) -> dict[int, tuple[tuple[int, int], ...]]:
+        """Each bridge cell's straight-through pairs of neighbors: (left, right), (up, down)."""
+        found = {}
+        for b in self.bridges:
+            pairs = []
+            for one, other in (("left", "right"), ("up", "down")):
+                if self.shape != "square":
+                    break
+                x, y = self.toward[one][b], self.toward[other][b]
+                if x is not None and y is not None:
+                    pairs.append((x, y))
+            found[b] = tuple(pairs)
+        return found
+
+    def axis_of(self, b: int, n: int) -> int | None:
+        """Which of bridge b's passes the link from b to n belongs to (None: no pass)."""
+        return next((k for k, pair in enumerate(self.axes.get(b, ())) if n in pair), None)
+
+    # -- drawing ---------------------------------------------------------------------------
+
+    def center(self, i: int) -> tuple[float, float]:
+        """Where cell i is drawn, (x, y) in cell widths from the top left corner."""
+        r, c = self.cell(i)
+        if self.shape == "square":
+            return c + 0.5, r + 0.5
+        radius = 3 ** -0.5  # flat-topped hexagons one cell high: columns 1.5 radii apart
+        return radius * (1 + 1.5 * c), r + 0.5 + 0.5 * (c % 2 == 0)

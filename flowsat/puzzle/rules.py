@@ -1,0 +1,23 @@
+"""The rules a solution obeys, carried with the run (one object, not flags in every signature)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Rules:
+    """`self_touch`: a flow may run beside itself (off: two cells of one flow joined by an open
+    link are consecutive on it; a bridge's two passes do not count). `fill_all`: every cell is
+    covered (off: cells may stay empty, as in Nikoli-style Numberlink)."""
+
+    self_touch: bool = False
+    fill_all: bool = True
+
+    @property
+    def name(self) -> str:
+        """A short name, e.g. for reports: 'no-touch', 'touch', 'no-touch,empty'."""
+        return ("touch" if self.self_touch else "no-touch") + ("" if self.fill_all else ",empty")
+
+
+DEFAULT_RULES = Rules()
