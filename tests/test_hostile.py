@@ -27,6 +27,7 @@ from flowsat import solve as solve_module
 from flowsat.cli import app
 from flowsat.puzzle import Puzzle, read_puzzles
 from flowsat.puzzle.formats import MAX_BYTES
+from flowsat.puzzle.rules import Rules
 from flowsat.result import UsageError
 from flowsat.solve import solve
 from tests.conftest import PUZZLES
@@ -532,7 +533,7 @@ def test_a_200x200_board_returns_within_the_timeout_and_a_second(backend, option
         pytest.importorskip("pycosat")
     start = time.perf_counter()
     with alarm(60):
-        result = solve(BIG, backend, allow_self_touch=touch, timeout=LIMIT_S, **options)
+        result = solve(BIG, backend, rules=Rules(touch), timeout=LIMIT_S, **options)
     took = time.perf_counter() - start
     assert result.status in ("timeout", "solved", "unsolvable")
     assert took < LIMIT_S + 1, f"{took:.2f} s"
@@ -584,7 +585,7 @@ def test_the_export_agrees_with_solve(encoding, touch, drop_unique):
     result = cli("encode", SELF_TOUCH, "--encoding", encoding, *flags)
     clean(result, 0, problems=1)
     (puzzle,) = read_puzzles(SELF_TOUCH)
-    solved = solve(puzzle, encoding=encoding, allow_self_touch=touch).status == "solved"
+    solved = solve(puzzle, encoding=encoding, rules=Rules(touch)).status == "solved"
     assert outside_answer(result.stdout, drop_unique) == solved
 
 
