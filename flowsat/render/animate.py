@@ -89,7 +89,7 @@ class Replay:
         frames = self.shown(solution)
         if not frames or not fits(self.puzzle):
             return
-        rows = self.puzzle.height + 1
+        rows = len(draw(self.puzzle).split("\n")) + 1
         for k, frame in enumerate(frames, 1):
             text = f"{self.caption(frame, k, len(frames))}\n{self.board(frame)}"
             self.out.write(("" if k == 1 else f"\r\x1b[{rows}A")
@@ -117,6 +117,8 @@ def starts(path: list[Cell]) -> dict[int, list[Cell]]:
 
 
 def fits(puzzle: Puzzle) -> bool:
-    """Whether the board and its caption fit the terminal (else cursor moves would garble)."""
-    size = shutil.get_terminal_size()
-    return 2 * puzzle.width - 1 <= size.columns and puzzle.height + 1 < size.lines
+    """Whether the board is drawn in text and fits the terminal with its caption (else cursor
+    moves would garble)."""
+    size, lines = shutil.get_terminal_size(), draw(puzzle).split("\n")
+    return (puzzle.board.shape == "square" and max(map(len, lines)) <= size.columns
+            and len(lines) + 1 < size.lines)
