@@ -56,7 +56,7 @@ class Canvas:
     @classmethod
     def of(cls, board: Board, cell: float) -> Canvas:
         """The picture of the whole grid (holes included) with a margin around it."""
-        pad = max(1.0, cell / 10, (STUB + 0.1) * cell if board.wrap else 0)
+        pad = max(1.0, cell / 10, (STUB + PIPE / 2 + 0.1) * cell if board.wrap else 0)
         corners = [p for i in range(board.size) for p in outline(board, i)]
         x0, y0 = min(x for x, _ in corners), min(y for _, y in corners)
         x1, y1 = max(x for x, _ in corners), max(y for _, y in corners)
