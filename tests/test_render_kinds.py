@@ -222,11 +222,16 @@ def test_a_warp_is_an_opening_in_the_border_the_pipe_goes_through():
     puzzle = puzzle_of("ABA / ... / .B.", board, paths, Rules(self_touch=True, fill_all=False))
     picture = svg(puzzle, paths, cell=CELL)
     canvas = Canvas.of(board, CELL)
-    walls = lines_of(picture, "walls")
+    walls, openings = lines_of(picture, "walls"), lines_of(picture, "openings")
     opened = [(0, "left"), (2, "right"), (3, "left"), (1, "up"), (7, "down"), (0, "up")]
     closed = [(6, "left"), (8, "right"), (2, "up"), (8, "down")]
-    assert not any(covered(walls, *pixel_side(canvas, board, i, d)) for i, d in opened)
-    assert all(covered(walls, *pixel_side(canvas, board, i, d)) for i, d in closed)
+    for i, d in opened:
+        assert covered(openings, *pixel_side(canvas, board, i, d))  # dashed
+        assert not covered(walls, *pixel_side(canvas, board, i, d))
+    for i, d in closed:
+        assert covered(walls, *pixel_side(canvas, board, i, d))
+        assert not covered(openings, *pixel_side(canvas, board, i, d))
+    assert len(openings) == 12 - len(closed)
     assert canvas.left >= STUB * CELL  # room for the pipe past the border
     at = pixels_of(picture)
     rgb = palette(puzzle.colors)
@@ -298,3 +303,22 @@ def test_hexagonal_boards_are_not_drawn_in_the_terminal_but_say_how_to_see_them(
     text = draw(level, level.given_paths)
     assert "\n" not in text and "--svg" in text and "--png" in text and level.kind in text
     assert not fits(level)  # nor replayed
+
+
+# -- the command line -------------------------------------------------------------------------
+
+def test_solve_draws_each_level_of_a_pack_to_its_own_picture(tmp_path):
+    from tests.test_render_cli import run
+
+    pack = PUZZLES / "kinds" / "hex.txt"
+    result = run("solve", "--svg", str(tmp_path), str(pack))
+    assert result.exit_code == 0, result.output
+    levels = list(read_puzzles(pack))
+    assert sorted(p.name for p in tmp_path.iterdir()) == \
+        sorted(f"hex-{k}.svg" for k in range(1, len(levels) + 1))
+    for level in levels:
+        picture = (tmp_path / f"hex-{level.index}.svg").read_text()
+        tints = [sub for e in elements(picture, "tint") for sub in e.get("d").split("M")[1:]]
+        assert len(tints) == len(level.board.cells)  # every cell on a path, in a hexagon
+        assert all(sub.count("L") == 5 for sub in tints)
+    assert "the terminal draws square boards only" in run("solve", str(pack)).output

@@ -4,8 +4,8 @@ rounded pipes along the paths over a faint tint of their color.
 Every kind of board (see `render.geometry`): cells are squares or flat-topped hexagons where
 `Board.center` puts them; a hole is not drawn (no grid, no tint: a gap); a wall is a light bar
 on the side between its two cells, and a board that is not plain has the same bar as its
-border; a warp is an opening in that border, the pipe through it going out past one side and
-coming in at the other; at a bridge the pipe across is drawn again on top of the one up and
+border; a warp is an opening in that border (dashed), the pipe through it going out past one
+side and coming in at the other; at a bridge the pipe across is drawn again on top of the one up and
 down, with a dark gap each side of it where they cross, between two rails."""
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ PIPE = 0.36  # pipe width, in cells
 DOT = 0.32  # dot radius, in cells
 TINT = 0.25  # opacity of the color under a path
 STUB = 0.3  # how far a pipe through a warp goes past the border, in cells
+DASH = 0.08  # the dashes of the border where a warp opens it, in cells
 GAP = 0.08  # the dark edge each side of the pipe on top at a bridge, in cells
 WALL = hex_color(WALL_RGB)
 RAIL, RAIL_LENGTH = 0.04, 0.7  # a bridge's rails, in cells (shorter than a wall)
@@ -112,7 +113,8 @@ def svg(puzzle: Puzzle, paths: Paths | None = None, cell: float = 40,
 
 
 def board_lines(board: Board, canvas: Canvas) -> list[str]:
-    """The grid lines between the cells (and in the openings of warps), then the walls."""
+    """The grid lines between the cells (and in the openings of warps), the walls, and the
+    openings as dashes in the border."""
     found = sides(board)
     ends = {kind: [side(board, i, d) for i, d in found[kind]] for kind in found}
     out = [f'<path class="grid" stroke="{GRID}" stroke-width="{num(max(1.0, canvas.cell / 40))}" '
@@ -121,6 +123,11 @@ def board_lines(board: Board, canvas: Canvas) -> list[str]:
         out.append(f'<path class="walls" stroke="{WALL}" '
                    f'stroke-width="{num(WALL_WIDTH * canvas.cell)}" stroke-linecap="round" '
                    f'd="{lines(ends["wall"], canvas)}"/>')
+    if ends["opening"]:
+        dash = num(DASH * canvas.cell)
+        out.append(f'<path class="openings" stroke="{WALL}" '
+                   f'stroke-width="{num(RAIL * canvas.cell)}" stroke-dasharray="{dash} {dash}" '
+                   f'd="{" ".join(lines([end], canvas) for end in ends["opening"])}"/>')
     return out
 
 
