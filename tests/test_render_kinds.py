@@ -322,3 +322,22 @@ def test_solve_draws_each_level_of_a_pack_to_its_own_picture(tmp_path):
         assert len(tints) == len(level.board.cells)  # every cell on a path, in a hexagon
         assert all(sub.count("L") == 5 for sub in tints)
     assert "the terminal draws square boards only" in run("solve", str(pack)).output
+
+
+def test_a_replay_on_a_board_with_walls_between_rows_erases_itself():
+    import io
+
+    from flowsat.render.animate import Replay
+    from tests.test_render import screen
+
+    board = Board(3, 2, walls=frozenset({(0, 1), (1, 4)}))
+    paths = {"A": [(0, 0), (1, 0)], "B": [(0, 2), (1, 2)]}
+    puzzle = puzzle_of("A.B / A.B", board, paths, Rules(fill_all=False))
+    out = io.StringIO()
+    replay = Replay(puzzle, out=out, delay=0, color=False)
+    for k in (1, 2):
+        replay("expand", {c: p[:k] for c, p in paths.items()}, [])
+    replay.play(paths)
+    assert len(replay.shown(paths)) == 2
+    assert draw(puzzle, paths).split("\n")[1] in out.getvalue()  # the line between the rows
+    assert screen(out.getvalue()) == []

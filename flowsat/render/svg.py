@@ -5,8 +5,8 @@ Every kind of board (see `render.geometry`): cells are squares or flat-topped he
 `Board.center` puts them; a hole is not drawn (no grid, no tint: a gap); a wall is a light bar
 on the side between its two cells, and a board that is not plain has the same bar as its
 border; a warp is an opening in that border (dashed), the pipe through it going out past one
-side and coming in at the other; at a bridge the pipe across is drawn again on top of the one up and
-down, with a dark gap each side of it where they cross, between two rails."""
+side and coming in at the other; at a bridge the pipe across is drawn again on top of the one
+up and down, with a dark gap each side of it where they cross, between two rails."""
 
 from __future__ import annotations
 

@@ -86,8 +86,7 @@ def draw(puzzle: Puzzle, paths: Paths | None = None, color: bool = False,
             dirs = linked.get(cell, set())
             text = glyph(puzzle, cell, dirs) + pad(board, cell, dirs, last)
             letter = owner.get(cell, puzzle[cell])
-            line.append(paint_walls(text, rgb[letter], color) if letter in rgb
-                        else paint_walls(text, None, color))
+            line.append(paint_walls(text, rgb.get(letter), color))
         lines.append("".join(line))
         if walls_down and (r + 1 < puzzle.height or board.wrap):
             lines.append(between(board, r, linked, owner, rgb, color))
