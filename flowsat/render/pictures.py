@@ -2,7 +2,8 @@
 
 A destination ending in the kind's suffix (`.svg`, `.png`) is that file, and the run must have
 one puzzle; any other destination is a folder (created if needed) holding a file per puzzle,
-named after its puzzle file, with `-N` for the N-th puzzle of a Numberlink file or level pack.
+named after its puzzle file, with `-N` for the N-th puzzle of a file that holds several
+(Numberlink, level pack, board format).
 """
 
 from __future__ import annotations
@@ -37,8 +38,8 @@ class Pictures:
     def name(self, folder: Path, kind: str, puzzle: Puzzle) -> Path:
         """The puzzle's file in the folder, named after its puzzle file; a name already used
         in this run gets `_2`, `_3`, ..."""
-        stem = Path(puzzle.file).stem + (f"-{puzzle.index}" if puzzle.format in
-                                         ("numberlink", "pack") else "")
+        stem = Path(puzzle.file).stem + (f"-{puzzle.index}" if puzzle.name != puzzle.file
+                                         else "")  # the index where the name has it
         file, n = folder / f"{stem}.{kind}", 1
         while file in self.used:
             n += 1
