@@ -298,11 +298,23 @@ def test_the_terminal_shows_a_flow_through_a_warp_at_both_edges():
     assert draw(puzzle, paths).split("\n") == ["A B A─", "· · · ", "· B ·┃"]
 
 
-def test_hexagonal_boards_are_not_drawn_in_the_terminal_but_say_how_to_see_them():
-    level = next(p for p in LEVELS if p.board.shape == "hex")
-    text = draw(level, level.given_paths)
-    assert "\n" not in text and "--svg" in text and "--png" in text and level.kind in text
-    assert not fits(level)  # nor replayed
+def test_the_terminal_draws_a_hexagonal_board_as_a_honeycomb_of_letters():
+    level = next(p for p in LEVELS if p.kind == "hex+holes")
+    board, paths = level.board, level.given_paths
+    owner = {cell: c for c, path in paths.items() for cell in path}
+    for shown, letter in ((paths, owner.get), ({}, lambda cell: "·")):
+        *lines, note = draw(level, shown).split("\n")
+        assert len(lines) == 2 * board.height
+        for r in range(board.height):
+            for c in range(board.width):
+                line = lines[2 * r + (c % 2 == 0)]
+                there = line[2 * c] if 2 * c < len(line) else " "
+                i = board.number((r, c))
+                want = " " if i in board.holes else level[r, c] if level[r, c] != "." else \
+                    letter((r, c))
+                assert there == want, (r, c)
+        assert "--svg" in note and "--png" in note and level.kind in note
+    assert not fits(level)  # not replayed
 
 
 # -- the command line -------------------------------------------------------------------------
@@ -321,7 +333,7 @@ def test_solve_draws_each_level_of_a_pack_to_its_own_picture(tmp_path):
         tints = [sub for e in elements(picture, "tint") for sub in e.get("d").split("M")[1:]]
         assert len(tints) == len(level.board.cells)  # every cell on a path, in a hexagon
         assert all(sub.count("L") == 5 for sub in tints)
-    assert "the terminal draws square boards only" in run("solve", str(pack)).output
+    assert "each cell shows the letter of its flow" in run("solve", str(pack)).output
 
 
 def test_a_replay_on_a_board_with_walls_between_rows_erases_itself():

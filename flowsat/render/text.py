@@ -26,8 +26,8 @@ WALL_GLYPHS = {frozenset("UD"): "┃", frozenset("LR"): "━", frozenset("UL"): 
                frozenset("DLR"): "┳", frozenset("UDLR"): "╋"}  # walls meeting between cells
 SIDES = {"up": "U", "down": "D", "left": "L", "right": "R"}
 HOLE, BRIDGE = " ", "+"
-NOT_DRAWN = "({kind} board: the terminal draws square boards only; --svg FILE or --png FILE " \
-            "draws it)"
+HEX_NOTE = "({kind} board: each cell shows the letter of its flow; --svg FILE or --png FILE " \
+           "draws the links, walls and warps)"
 RESET = "\x1b[0m"
 HIGHLIGHT = "\x1b[1;97;41m"  # cycles: bold white on red
 
@@ -60,10 +60,10 @@ def draw(puzzle: Puzzle, paths: Paths | None = None, color: bool = False,
     '┼' where two flows cross it), then '─' if it links to the right or '┃' for a wall; when
     walls run between rows, a line after each row with '│' for links down and '━' for walls
     (the line after the last row and the character after the last cell: the warps). `cycles`
-    in double lines (highlighted in color). Square boards only: others get a line saying so."""
+    in double lines (highlighted in color). Hexagonal boards: see `honeycomb`."""
     board = puzzle.board
-    if board.shape != "square":
-        return NOT_DRAWN.format(kind=board.kind)
+    if board.shape == "hex":
+        return honeycomb(puzzle, paths or {}, color)
     paths = paths or {}
     linked, ring = links(paths, board), cycle_links(cycles, board)
     owner = {tuple(cell): c for c, path in paths.items() for cell in path}
@@ -91,6 +91,26 @@ def draw(puzzle: Puzzle, paths: Paths | None = None, color: bool = False,
         if walls_down and (r + 1 < puzzle.height or board.wrap):
             lines.append(between(board, r, linked, owner, rgb, color))
     return "\n".join(lines)
+
+
+def honeycomb(puzzle: Puzzle, paths: Paths, color: bool) -> str:
+    """A hexagonal board's cells, each the letter of its dot or of the flow through it ('·'
+    empty, a blank for a hole): column c at character 2c, row r on line 2r, one line lower in
+    even columns (which sit half a cell lower), so that neighbors touch; then a line saying
+    what the pictures add."""
+    board = puzzle.board
+    owner = {tuple(cell): c for c, path in paths.items() for cell in path}
+    rgb = palette(puzzle.colors) if color else {}
+    grid = [[" "] * (2 * board.width - 1) for _ in range(2 * board.height)]
+    for i in board.cells:
+        r, c = board.cell(i)
+        letter = puzzle[r, c] if puzzle[r, c] != "." else owner.get((r, c), "·")
+        grid[2 * r + (c % 2 == 0)][2 * c] = paint(letter, rgb[letter]) if letter in rgb \
+            else letter
+    lines = ["".join(row).rstrip() for row in grid]
+    while not lines[0]:
+        lines.pop(0)
+    return "\n".join([*lines, HEX_NOTE.format(kind=board.kind)])
 
 
 def glyph(puzzle: Puzzle, cell: Cell, dirs: set[str]) -> str:
