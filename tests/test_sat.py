@@ -186,8 +186,8 @@ def test_timeout_zero_gives_timeout_at_once():
 
 def test_stats_are_reported():
     result = solve(SELF_TOUCH, rules=Rules(self_touch=True))
-    for key in ("variables", "clauses", "cycle_cuts", "encode_s", "solve_s", "total_s",
-                "conflicts", "decisions"):
+    for key in ("variables", "clauses", "cycle_cuts", "encode_s", "load_s", "solve_s",
+                "decode_s", "total_s", "conflicts", "decisions"):
         assert key in result.stats, key
 
 
@@ -236,7 +236,7 @@ def test_a_model_with_a_cycle_is_observed_then_cut():
     answer, _, _ = backend.next_solution(formula, oracle, None, stats,
                                          lambda *event: seen.append(event))
     assert answer is False and stats == {"solve_s": stats["solve_s"], "rounds": 2,
-                                         "cycle_cuts": 1}
+                                         "cycle_cuts": 1, "decode_s": stats["decode_s"]}
     ((event, paths, cycles),) = seen
     assert event == "model" and paths["A"] == [(0, c) for c in range(4)]
     assert sorted(cycles[0]) == [(1, 0), (1, 1), (1, 2), (1, 3), (2, 0), (2, 1), (2, 2), (2, 3)]

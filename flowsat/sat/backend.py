@@ -131,10 +131,13 @@ def search(puzzle: Puzzle, limit: int, *, rules: Rules = DEFAULT_RULES,
     if built.mb > cap:
         return over_cap(built, cap, "needs", start, config), []
     stats = {"variables": formula.enc.top, "clauses": len(formula.clauses), "cycle_cuts": 0,
-             "rounds": 0, "encode_s": time.perf_counter() - start, "solve_s": 0.0}
+             "rounds": 0, "encode_s": time.perf_counter() - start, "solve_s": 0.0,
+             "decode_s": 0.0}
     assumptions = [formula.unique] if formula.unique else []
     found: list[Paths] = []
+    loading = time.perf_counter()
     with open_oracle(name, formula.clauses) as sat:
+        stats["load_s"] = time.perf_counter() - loading
         for paths in known:
             block_known(formula, sat, paths)
         oracle = sat if max_conflicts is None else Budget(sat, max_conflicts)
@@ -188,9 +191,11 @@ def next_solution(formula: Encoding, sat: Oracle | FromScratch, deadline: float 
         stats["rounds"] += 1
         if answer is not True:
             return answer, None, None
+        t = time.perf_counter()
         model = sat.model()
         paths, cycles = trace(formula.enc, formula.links.links(model))
         touching = formula.links.touching(paths, model) if formula.lazy_touch else []
+        stats["decode_s"] = stats.get("decode_s", 0.0) + time.perf_counter() - t
         if not cycles and not touching:
             return True, paths, model
         if observe and cycles:

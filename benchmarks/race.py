@@ -1,0 +1,190 @@
+"""Benchmark: flowsat's SAT backend against the peers, whole processes in one run, per set.
+
+    python benchmarks/race.py SET... [--runs 5] [--size 1002] [-- EXTRA FLOWSAT ARGUMENTS]
+
+Sets: `load` (the project's corpus `puzzles/small`, `puzzles/large` and every board of
+`../shared/puzzles/numberlink/`), `40x20` and `50x50` (those sizes of both), `spirals` (the
+four-spiral board of `benchmarks/spirals.py` and its unsolvable twin, `--size` N x N, made at
+run time), `zucker` (the 28 solvable puzzles of `../shared/puzzles/zucker/`).
+
+Each run of a set is one process per program over the whole set: the Go Numberlink solver
+(`/work/anchors-bin/numberlink`, the set on stdin), `flowsat solve --format json` (the set as
+one Numberlink file, so one process solves all), and for `zucker` the 2016 SAT program
+(`pyflowsolver3.py -q FILES`, PicoSAT). Printed per program: the median wall and CPU seconds
+of the whole process over the runs and its peak memory; for flowsat also the median per run of
+the summed backend stats (`encode_s`, `load_s` handing the clauses to the solver, `solve_s`,
+`decode_s` reading models back, `total_s`), the median backend time of one puzzle, and the
+statuses. Ratios are against the Go solver measured in the same run, with `uptime`'s load.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+SHARED = ROOT.parent / "shared"
+ANCHORS = Path("/work/anchors-bin")
+sys.path.insert(0, str(HERE))  # spirals.py beside this file (not the repository root)
+
+from spirals import spiral, unsolvable  # noqa: E402
+
+Board = tuple[str, list[str]]  # (name, rows)
+STAGES = ("encode_s", "load_s", "solve_s", "decode_s", "total_s")
+
+
+def numberlink_boards(path: Path) -> Iterator[Board]:
+    """The boards of a Numberlink file, as they stand (comments skipped)."""
+    lines = [x.rstrip("\r\n") for x in path.read_text().splitlines()
+             if not x.startswith("#")]
+    lines = [x for x in lines if x.strip()]
+    at, index = 0, 0
+    while at < len(lines):
+        w, h = map(int, lines[at].split())
+        if w == 0 and h == 0:
+            return
+        index += 1
+        yield f"{path.name}#{index}", lines[at + 1:at + 1 + h]
+        at += 1 + h
+
+
+def grid_board(path: Path) -> Board:
+    return str(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path), [
+        x.rstrip("\r\n") for x in path.read_text().splitlines() if x.strip()]
+
+
+def corpus(*sizes: str) -> list[Board]:
+    folders = [ROOT / "puzzles" / tier for tier in ("small", "large")]
+    files = sorted(f for folder in folders for f in folder.rglob("*.txt")
+                   if not sizes or f.parent.name in sizes)
+    return [grid_board(f) for f in files]
+
+
+def shared_numberlink(*sizes: str) -> list[Board]:
+    boards = [b for f in sorted((SHARED / "puzzles" / "numberlink").glob("*.txt"))
+              for b in numberlink_boards(f)]
+    return [b for b in boards if not sizes or f"{len(b[1][0])}x{len(b[1])}" in sizes]
+
+
+def zucker() -> list[Board]:
+    return [grid_board(f) for f in sorted((SHARED / "puzzles" / "zucker").glob("*.txt"))
+            if not f.name.startswith("unsolvable")]
+
+
+def spirals(size: int) -> list[Board]:
+    return [(f"spiral {size}", spiral(size)), (f"spiral {size} + E", unsolvable(size))]
+
+
+SETS: dict[str, Callable[[argparse.Namespace], list[Board]]] = {
+    "load": lambda a: corpus() + shared_numberlink(),
+    "40x20": lambda a: corpus("40x20") + shared_numberlink("40x20"),
+    "50x50": lambda a: corpus("50x50") + shared_numberlink("50x50"),
+    "spirals": lambda a: spirals(a.size),
+    "zucker": lambda a: zucker(),
+}
+
+
+def as_numberlink(boards: list[Board]) -> str:
+    return "".join(f"{len(rows[0])} {len(rows)}\n" + "\n".join(rows) + "\n"
+                   for _, rows in boards) + "0 0\n"
+
+
+def run(argv: list[str], stdin: str | None = None) -> tuple[float, float, int, str]:
+    """Wall seconds, CPU seconds, peak memory (MB) and stdout of a whole process."""
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as inp:
+        if stdin is not None:
+            inp.write(stdin)
+            inp.seek(0)
+        start = time.perf_counter()
+        child = subprocess.Popen(argv, stdin=inp, stdout=out, stderr=subprocess.DEVNULL)
+        _, status, usage = os.wait4(child.pid, 0)
+        wall = time.perf_counter() - start
+        code = os.waitstatus_to_exitcode(status)
+        if code not in (0, 1):
+            sys.exit(f"{' '.join(argv)} failed with exit status {code}")
+        out.seek(0)
+        return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss // 1024, out.read()
+
+
+def flowsat_stats(stdout: str) -> tuple[dict[str, float], list[float], Counter]:
+    """The summed stage times, each puzzle's backend time, and the statuses."""
+    sums = dict.fromkeys(STAGES, 0.0)
+    each, statuses = [], Counter()
+    for line in stdout.splitlines():
+        record = json.loads(line)
+        statuses[record["status"]] += 1
+        stats = record.get("stats") or {}
+        for key in STAGES:
+            sums[key] += stats.get(key, 0.0)
+        each.append(stats.get("total_s", 0.0))
+    return sums, each, statuses
+
+
+def race(name: str, boards: list[Board], runs: int, extra: list[str]) -> None:
+    flowsat = shutil.which("flowsat") or sys.exit("flowsat is not on PATH")
+    cells = max(len(rows) * len(rows[0]) for _, rows in boards)
+    with tempfile.TemporaryDirectory(prefix="race-") as folder:
+        file = Path(folder, f"{name}.txt")
+        file.write_text(as_numberlink(boards))
+        programs = {
+            "go": ([str(ANCHORS / "numberlink")], file.read_text()),
+            "flowsat": ([flowsat, "solve", "--format", "json", "--max-cells",
+                         str(max(cells, 40_000)), *extra, str(file)], None),
+        }
+        if name == "zucker":
+            programs["sat2016"] = ([sys.executable, str(ANCHORS / "pyflowsolver3.py"), "-q",
+                                    *(str(SHARED / "puzzles" / "zucker" / Path(b).name)
+                                      for b, _ in boards)], None)
+        results: dict[str, list] = {p: [] for p in programs}
+        load = [os.getloadavg()[0]]
+        for _ in range(runs):
+            for program, (argv, stdin) in programs.items():
+                results[program].append(run(argv, stdin))
+            load.append(os.getloadavg()[0])
+    print(f"## {name}: {len(boards)} boards, {runs} runs, load {min(load):.2f}-{max(load):.2f}")
+    go_wall = statistics.median(r[0] for r in results["go"])
+    for program, rs in results.items():
+        wall = statistics.median(r[0] for r in rs)
+        cpu = statistics.median(r[1] for r in rs)
+        peak = max(r[2] for r in rs)
+        print(f"{program:8s} wall {wall:8.3f} s  cpu {cpu:8.3f} s  peak {peak:6d} MB  "
+              f"{wall / go_wall:6.2f}x go")
+    stats = [flowsat_stats(r[3]) for r in results["flowsat"]]
+    stages = "  ".join(f"{k[:-2]} {statistics.median(s[0][k] for s in stats):.3f}"
+                       for k in STAGES)
+    each = statistics.median(statistics.median(s[1]) for s in stats)
+    print(f"flowsat backend (s, summed over the set): {stages}")
+    print(f"flowsat median puzzle {1000 * each:.1f} ms; statuses {dict(stats[0][2])}")
+    sys.stdout.flush()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("sets", nargs="+", choices=sorted(SETS))
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--size", type=int, default=1002)
+    parser.add_argument("extra", nargs="*", help="more flowsat solve arguments (after --)")
+    args = parser.parse_args()
+    print(f"{os.cpu_count()} cores; uptime: {os.popen('uptime').read().strip()}")
+    for name in args.sets:
+        boards = SETS[name](args)
+        if not boards:
+            print(f"## {name}: no boards (is ../shared there?)")
+            continue
+        race(name, boards, args.runs, args.extra)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
