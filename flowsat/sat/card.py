@@ -5,6 +5,7 @@ from __future__ import annotations
 from functools import cache
 from itertools import combinations
 
+import numpy as np
 from pysat.card import CardEnc, EncType, UnsupportedBound
 from pysat.formula import IDPool
 
@@ -50,3 +51,18 @@ def at_least(lits: list[int], k: int, method: str, pool: IDPool | None) -> list[
 def exactly(lits: list[int], k: int, method: str, pool: IDPool | None) -> list[list[int]]:
     """Clauses saying exactly k of lits are true."""
     return at_least(lits, k, method, pool) + at_most(lits, k, method, pool)
+
+
+def exactly_rows(lits: np.ndarray, k: int) -> list[np.ndarray]:
+    """The direct clauses of `exactly(row, k, "pairwise")` for every row of a matrix of
+    literals (rows of one length n, k <= n), as arrays of clauses of one width each: the
+    same clauses, made for all rows at once."""
+    n = lits.shape[1]
+    out = []
+    if k == 1:
+        out.append(lits)
+    elif k > 1:
+        out.append(lits[:, np.array(subsets(n, n - k + 1), dtype=np.intp)].reshape(-1, n - k + 1))
+    if k < n:
+        out.append(-lits[:, np.array(subsets(n, k + 1), dtype=np.intp)].reshape(-1, k + 1))
+    return out

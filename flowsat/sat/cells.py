@@ -9,9 +9,12 @@ iff cell i has color k.
 
 from __future__ import annotations
 
+import numpy as np
+
 from flowsat.sat.encoder import Encoder, Keys
 
-Pairs = list[tuple[int, int, int]]  # (cell i, cell j, literal)
+Arrays = tuple[np.ndarray, np.ndarray, np.ndarray]  # cells i, cells j, literals
+Pairs = list[tuple[int, int, int]] | Arrays  # (cell i, cell j, literal) each
 
 
 class OneHot:
@@ -38,12 +41,13 @@ class OneHot:
 
     def same(self, pairs: Pairs) -> None:
         x = self.x
-        self.enc.clauses += [c for i, j, lit in pairs for a, b in zip(x[i], x[j], strict=True)
+        self.enc.clauses += [c for i, j, lit in as_list(pairs)
+                             for a, b in zip(x[i], x[j], strict=True)
                              for c in ([-lit, -a, b], [-lit, a, -b])]
 
     def differ(self, pairs: Pairs) -> None:
         x = self.x
-        self.enc.clauses += [[-lit, -a, -b] for i, j, lit in pairs
+        self.enc.clauses += [[-lit, -a, -b] for i, j, lit in as_list(pairs)
                              for a, b in zip(x[i], x[j], strict=True)]
 
     def is_color(self, i: int, k: int) -> int:
@@ -55,6 +59,7 @@ class Binary:
 
     Clauses touching a dot use its known code directly, so they need no auxiliary variables;
     'differ' between two empty cells uses one variable per bit meaning 'differ in this bit'.
+    Every family is made with arrays, for all pairs at once.
     """
 
     name = "binary"
@@ -62,70 +67,82 @@ class Binary:
     def __init__(self, enc: Encoder):
         self.enc = enc
         self.nbits = nbits = max(1, (len(enc.colors) - 1).bit_length())
-        flat = enc.new_vars("bit", Keys(enc.size * nbits, lambda t: (enc.cell(t // nbits),
-                                                                     t % nbits)))
-        self.bits = [flat[i:i + nbits] for i in range(0, len(flat), nbits)]
-        self.codes = {i: self.code(i, k) for i, k in enumerate(enc.dot) if k >= 0}
-        self.diffs: dict[tuple[int, int], list[int]] = {}
+        first = enc.top + 1
+        enc.new_vars("bit", Keys(enc.size * nbits, lambda t: (enc.cell(t // nbits), t % nbits)))
+        self.bits = np.arange(first, first + enc.size * nbits, dtype=np.int64).reshape(-1, nbits)
+        dots = enc.dots
+        # +1 where a dot's code has a 1 in that bit, -1 where a 0: its literals are sign * bit
+        self.sign = np.where(dots[:, None] >> np.arange(nbits) & 1, 1, -1) * (dots[:, None] >= 0)
+        self.diff_keys = np.zeros(0, dtype=np.int64)  # sorted keys i * size + j of pairs
+        self.diff_first = np.zeros(0, dtype=np.int64)  # and the first of their nbits variables
         self.equals: dict[tuple[int, int], int] = {}
-        enc.clauses += [[x] for code in self.codes.values() for x in code]
-        limit = at_most_code(list(range(1, nbits + 1)), len(enc.colors) - 1)
-        enc.clauses += [[bits[x - 1] if x > 0 else -bits[-x - 1] for x in clause]
-                        for i, bits in enumerate(self.bits) if enc.dot[i] < 0 and enc.on[i]
-                        for clause in limit]
+        have = np.flatnonzero(dots >= 0)
+        enc.add_rows((self.bits[have] * self.sign[have]).reshape(-1, 1))
+        free = np.zeros(enc.size, dtype=bool)
+        free[enc.nodes] = True
+        free &= dots < 0
+        for clause in at_most_code(list(range(1, nbits + 1)), len(enc.colors) - 1):
+            columns = np.array([abs(x) - 1 for x in clause])
+            signs = np.array([1 if x > 0 else -1 for x in clause])
+            enc.add_rows(self.bits[free][:, columns] * signs)
 
     def code(self, i: int, k: int) -> list[int]:
         """The literals that say cell i holds color k."""
-        return [b if k >> t & 1 else -b for t, b in enumerate(self.bits[i])]
+        return [b if k >> t & 1 else -b for t, b in enumerate(self.bits[i].tolist())]
 
-    def split(self, pairs: Pairs) -> tuple[Pairs, Pairs, Pairs]:
+    def split(self, pairs: Pairs) -> tuple[Arrays, Arrays, Arrays]:
         """The pairs between two empty cells, between a dot (first) and a cell, between dots."""
-        codes = self.codes
-        free, one, both = [], [], []
-        for i, j, lit in pairs:
-            if i in codes:
-                (both if j in codes else one).append((i, j, lit))
-            elif j in codes:
-                one.append((j, i, lit))
-            else:
-                free.append((i, j, lit))
-        return free, one, both
+        i, j, lit = as_arrays(pairs)
+        dot = self.enc.dots
+        di, dj = dot[i] >= 0, dot[j] >= 0
+        one_i, one_j = di & ~dj, ~di & dj
+        one = tuple(np.concatenate((x[one_i], y[one_j])) for x, y in ((i, j), (j, i),
+                                                                      (lit, lit)))
+        return ((i[~di & ~dj], j[~di & ~dj], lit[~di & ~dj]), one,
+                (i[di & dj], j[di & dj], lit[di & dj]))
 
     def same(self, pairs: Pairs) -> None:
-        free, one, both = self.split(pairs)
-        bits, dot, clauses = self.bits, self.enc.dot, self.enc.clauses
-        off = [-lit for _, _, lit in free]
-        for t in range(self.nbits):  # column by column: C-level zip and map build the clauses
-            a = [bits[i][t] for i, _, _ in free]
-            b = [bits[j][t] for _, j, _ in free]
-            clauses += map(list, zip(off, [-x for x in a], b, strict=True))
-            clauses += map(list, zip(off, a, [-x for x in b], strict=True))
-        clauses += [[-lit, x] for d, j, lit in one for x in self.code(j, dot[d])]
-        clauses += [[-lit] for i, j, lit in both if dot[i] != dot[j]]
+        (i, j, lit), (d, c, dlit), (bi, bj, blit) = self.split(pairs)
+        bits, dot, enc = self.bits, self.enc.dots, self.enc
+        a, b, off = bits[i], bits[j], -lit[:, None]
+        for t in range(self.nbits):  # column by column, as the scalar clauses were made
+            enc.add_rows(np.column_stack((off, -a[:, t:t + 1], b[:, t:t + 1])),
+                         np.column_stack((off, a[:, t:t + 1], -b[:, t:t + 1])))
+        code = bits[c] * self.sign[d]  # the literals that say cell c has dot d's color
+        enc.add_rows(np.stack((np.repeat(-dlit[:, None], self.nbits, 1), code), 2)
+                     .reshape(-1, 2))
+        enc.add_rows(-blit[dot[bi] != dot[bj], None])
 
     def differ(self, pairs: Pairs) -> None:
-        free, one, both = self.split(pairs)
-        dot, clauses = self.enc.dot, self.enc.clauses
-        self.make_diffs([(min(i, j), max(i, j)) for i, j, _ in free])
-        diffs = self.diffs
-        clauses += [[-lit, *diffs[min(i, j), max(i, j)]] for i, j, lit in free]
-        clauses += [[-lit] + [-x for x in self.code(j, dot[d])] for d, j, lit in one]
-        clauses += [[-lit] for i, j, lit in both if dot[i] == dot[j]]
+        (i, j, lit), (d, c, dlit), (bi, bj, blit) = self.split(pairs)
+        enc, dot = self.enc, self.enc.dots
+        first = self.make_diffs(np.minimum(i, j), np.maximum(i, j))
+        enc.add_rows(np.column_stack((-lit, first[:, None] + np.arange(self.nbits))))
+        enc.add_rows(np.column_stack((-dlit, -(self.bits[c] * self.sign[d]))))
+        enc.add_rows(-blit[dot[bi] == dot[bj], None])
 
-    def make_diffs(self, pairs: list[tuple[int, int]]) -> None:
-        """For each new pair of cells, one variable per bit that implies they differ there."""
-        new = list(dict.fromkeys(p for p in pairs if p not in self.diffs))
-        enc, nbits, bits = self.enc, self.nbits, self.bits
-        flat = enc.new_vars("differ", Keys(len(new) * nbits, lambda t: (
-            *map(enc.cell, new[t // nbits]), t % nbits)))
-        for n, pair in enumerate(new):
-            self.diffs[pair] = flat[n * nbits:(n + 1) * nbits]
+    def make_diffs(self, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+        """For each pair of cells, the first of its nbits variables that imply they differ
+        in that bit; pairs met for the first time get new ones (in the order met)."""
+        enc, nbits, size = self.enc, self.nbits, self.enc.size
+        keys = i * size + j
+        known = np.isin(keys, self.diff_keys)
+        _, where = np.unique(keys[~known], return_index=True)
+        new = keys[~known][np.sort(where)]  # first appearances, in order
+        first = enc.top + 1
+        pairs = np.column_stack((new // size, new % size)).tolist()
+        enc.new_vars("differ", Keys(len(new) * nbits, lambda t: (
+            *map(enc.cell, pairs[t // nbits]), t % nbits)))
+        starts = first + nbits * np.arange(len(new), dtype=np.int64)
+        a, b = self.bits[new // size], self.bits[new % size]
         for t in range(nbits):
-            d = [-flat[n * nbits + t] for n in range(len(new))]
-            a = [bits[i][t] for i, _ in new]
-            b = [bits[j][t] for _, j in new]
-            enc.clauses += map(list, zip(d, a, b, strict=True))
-            enc.clauses += map(list, zip(d, [-x for x in a], [-x for x in b], strict=True))
+            d = -(starts + t)[:, None]
+            enc.add_rows(np.column_stack((d, a[:, t:t + 1], b[:, t:t + 1])),
+                         np.column_stack((d, -a[:, t:t + 1], -b[:, t:t + 1])))
+        order = np.argsort(np.concatenate((self.diff_keys, new)), kind="stable")
+        self.diff_keys = np.concatenate((self.diff_keys, new))[order]
+        self.diff_first = np.concatenate((self.diff_first, starts))[order]
+        return self.diff_first[np.searchsorted(self.diff_keys, keys)]
 
     def is_color(self, i: int, k: int) -> int:
         """A variable defined as 'cell i has color k' (made once per cell and color)."""
@@ -136,6 +153,19 @@ class Binary:
             enc.clauses.append([y] + [-x for x in lits])
             self.equals[i, k] = y
         return self.equals[i, k]
+
+
+def as_list(pairs: Pairs) -> list[tuple[int, int, int]] | list[list[int]]:
+    """Pairs (cell i, cell j, literal) as a list of triples."""
+    return np.column_stack(pairs).tolist() if isinstance(pairs, tuple) else pairs
+
+
+def as_arrays(pairs: Pairs) -> Arrays:
+    """Pairs (cell i, cell j, literal) as three integer arrays."""
+    if isinstance(pairs, tuple):
+        return tuple(np.asarray(x, dtype=np.int64) for x in pairs)
+    i, j, lit = np.array(pairs, dtype=np.int64).reshape(-1, 3).T
+    return i, j, lit
 
 
 def at_most_code(bits: list[int], top: int) -> list[list[int]]:

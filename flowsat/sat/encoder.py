@@ -15,6 +15,9 @@ Variables are handed out in consecutive named blocks (an explicit scheme in plac
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from functools import cached_property
+
+import numpy as np
 
 from pysat.formula import IDPool
 
@@ -113,6 +116,27 @@ class Encoder:
         for first, kind, keys in self.blocks:
             for offset, key in enumerate(keys):
                 yield first + offset, f"{kind} {key}"
+
+    def add_rows(self, *arrays: np.ndarray) -> None:
+        """Clauses made as arrays, a clause a row (the vectorized families)."""
+        for rows in arrays:
+            self.clauses += rows.tolist()
+
+    @cached_property
+    def dots(self) -> np.ndarray:
+        """`dot` as an array: each node's color index, -1 when it has no dot."""
+        return np.array(self.dot, dtype=np.int64)
+
+    @cached_property
+    def edge_array(self) -> np.ndarray:
+        """`edges` as an (L, 2) array."""
+        return np.array(self.edges, dtype=np.int64).reshape(-1, 2)
+
+    @cached_property
+    def toward_array(self) -> dict[tuple[int, int], np.ndarray]:
+        """`toward` as arrays, -1 where there is no neighbor (square boards)."""
+        return {d: np.array([-1 if n is None else n for n in ns], dtype=np.int64)
+                for d, ns in self.toward.items()}
 
     def _card(self, clauses_of, lits: list[int], k: int) -> None:
         if self.card_method == "pairwise":

@@ -9,11 +9,15 @@ says i and j are linked) and `corner(i, glyph)` (literals whose AND says cell i 
 
 from __future__ import annotations
 
+from functools import cached_property
 from itertools import combinations
+
+import numpy as np
 
 from flowsat.puzzle.model import Paths
 from flowsat.puzzle.rules import Rules
 from flowsat.result import UsageError
+from flowsat.sat import card
 from flowsat.sat.cells import at_most_code
 from flowsat.sat.encoder import DOWN, LEFT, RIGHT, UP, Encoder, Keys
 
@@ -114,6 +118,12 @@ class DirTypes:
         found = self.types.get(i, {}).get(glyph)
         return [found[0]] if found else None
 
+    def corners(self, glyph: str) -> tuple[np.ndarray, np.ndarray]:
+        """`corner(i, glyph)` of every cell that has one: the cells, their literals as rows."""
+        found = [(i, types[glyph][0]) for i, types in self.types.items() if glyph in types]
+        both = np.array(found, dtype=np.int64).reshape(-1, 2)
+        return both[:, 0], both[:, 1:]
+
     def links(self, model: Model) -> list[tuple[int, int]]:
         found = {(min(i, n), max(i, n)) for i, types in self.types.items()
                  for v, a, b in types.values() if true(model, v) for n in (a, b)}
@@ -160,20 +170,59 @@ class Edges:
         self.vars = enc.new_vars("edge", Keys(len(edges), lambda t: (enc.cell(edges[t][0]),
                                                                       enc.cell(edges[t][1]))))
         self.index = dict(zip(edges, self.vars, strict=True))
-        self.toward = {d: [None if n is None else self.index[min(i, n), max(i, n)]
-                           for i, n in enumerate(cells_toward)]
-                       for d, cells_toward in enc.toward.items()}  # the edge each way
-        self.incident: list[list[int]] = [[] for _ in range(enc.size)]
-        for (i, j), e in self.index.items():
-            self.incident[i].append(e)
-            self.incident[j].append(e)
-        for i in enc.nodes:  # a dot has one linked edge, another cell two
-            if enc.dot[i] >= 0 or self.fill_all:
-                enc.exactly(self.incident[i], 1 if enc.dot[i] >= 0 else 2)
-            else:
-                self.none_or_two(self.incident[i])
+        self.var_array = np.arange(1, len(edges) + 1, dtype=np.int64) + (self.vars[0] - 1
+                                                                         if edges else 0)
+        if self.fill_all:
+            self.degrees()
+        else:  # a dot has one linked edge, another cell none or two
+            for i in enc.nodes:
+                if enc.dot[i] >= 0:
+                    enc.exactly(self.incident[i], 1)
+                else:
+                    self.none_or_two(self.incident[i])
         self._apart = None if self.fill_all else self.apart_when_used()  # (made when asked)
         self.couple_colors(cells, rules.self_touch or lazy_touch)
+
+    @cached_property
+    def toward(self) -> dict[tuple[int, int], list[int | None]]:
+        """The edge variable each way from each node, or None."""
+        return {d: [None if n is None else self.index[min(i, n), max(i, n)]
+                    for i, n in enumerate(cells_toward)]
+                for d, cells_toward in self.enc.toward.items()}
+
+    @cached_property
+    def incident(self) -> list[list[int]]:
+        """Each node's edge variables, in edge order."""
+        incident: list[list[int]] = [[] for _ in range(self.enc.size)]
+        for (i, j), e in self.index.items():
+            incident[i].append(e)
+            incident[j].append(e)
+        return incident
+
+    def degrees(self) -> None:
+        """A dot has exactly one linked edge, another cell two: the direct clauses of every
+        node at once, its edges in edge order, nodes grouped by their number of edges."""
+        enc = self.enc
+        ends, var = enc.edge_array.ravel(), np.repeat(self.var_array, 2)
+        order = np.argsort(ends, kind="stable")  # by node, then by edge
+        nodes, var = ends[order], var[order]
+        count = np.bincount(nodes, minlength=enc.size)
+        slot = np.arange(len(nodes)) - (np.cumsum(count) - count)[nodes]
+        matrix = np.zeros((enc.size, max(int(count.max(initial=0)), 1)), dtype=np.int64)
+        matrix[nodes, slot] = var
+        on = np.zeros(enc.size, dtype=bool)
+        on[enc.nodes] = True
+        need = np.where(enc.dots >= 0, 1, 2)
+        for n in np.unique(count[on]):
+            for k in (1, 2):
+                rows = np.flatnonzero(on & (count == n) & (need == k))
+                if not len(rows):
+                    continue
+                if k <= n and enc.card_method == "pairwise":
+                    enc.add_rows(*card.exactly_rows(matrix[rows, :n], k))
+                    continue
+                for i in rows:  # too few edges (an empty clause), or a pysat.card method
+                    enc.exactly(matrix[i, :n].tolist(), k)
 
     def none_or_two(self, lits: list[int]) -> None:
         """Cells may stay empty: no linked edge or two, never one."""
@@ -196,9 +245,18 @@ class Edges:
 
     def couple_colors(self, cells, allow_self_touch: bool) -> None:
         """Linked cells share a color; without self-touch, unlinked neighbors do not."""
-        cells.same([(i, j, e) for (i, j), e in self.index.items()])
+        ends = self.enc.edge_array
+        cells.same((ends[:, 0], ends[:, 1], self.var_array))
         if not allow_self_touch:
-            cells.differ(self.apart())
+            cells.differ(self.apart_arrays())
+
+    def apart_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """`apart()` as three arrays: cells i, cells j, literals."""
+        if not self.fill_all:
+            i, j, lit = np.array(self._apart, dtype=np.int64).reshape(-1, 3).T
+            return i, j, lit
+        ends = self.enc.edge_array
+        return ends[:, 0], ends[:, 1], -self.var_array
 
     def apart(self) -> list[tuple[int, int, int]]:
         """Every pair of neighbors with the literal 'not linked' (and both used, when cells
@@ -226,8 +284,28 @@ class Edges:
         a, b = self.toward[first][i], self.toward[second][i]
         return None if a is None or b is None else [a, b]
 
+    def corners(self, glyph: str) -> tuple[np.ndarray, np.ndarray]:
+        """`corner(i, glyph)` of every node that has one: the nodes, and their literals as
+        the rows of a matrix."""
+        first, second = TYPES[glyph]
+        a, b = self.toward_vars(first), self.toward_vars(second)
+        nodes = np.flatnonzero((a > 0) & (b > 0) & (self.enc.dots < 0))
+        return nodes, np.column_stack((a[nodes], b[nodes]))
+
+    def toward_vars(self, direction: tuple[int, int]) -> np.ndarray:
+        """The edge variable each way from each node, 0 where there is none."""
+        enc = self.enc
+        n = enc.toward_array[direction]
+        i = np.arange(enc.size)
+        keys = np.minimum(i, n) * enc.size + np.maximum(i, n)
+        edges = enc.edge_array[:, 0] * enc.size + enc.edge_array[:, 1]
+        order = np.argsort(edges)
+        at = order[np.clip(np.searchsorted(edges[order], keys), 0, max(len(edges) - 1, 0))]
+        return np.where((n >= 0) & (edges[at] == keys), self.var_array[at], 0)
+
     def links(self, model: Model) -> list[tuple[int, int]]:
-        return [edge for edge, e in self.index.items() if true(model, e)]
+        on = np.asarray(model)[self.var_array - 1] > 0
+        return list(map(tuple, self.enc.edge_array[on].tolist()))
 
     def block(self, model: Model) -> list[int]:
         """A clause that rules out the model's links (its solution) and nothing else."""

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from itertools import combinations
 
+import numpy as np
+
 from flowsat.puzzle.rules import Rules
 from flowsat.sat.encoder import DOWN, RIGHT, Encoder
 from flowsat.sat.links import CORNERS, TYPES
@@ -115,14 +117,21 @@ def corner_rules(enc: Encoder, links, active: int) -> list[list[int]]:
     x, as the proof says. Warps change nothing in it: they only give border cells neighbors."""
     if not enc.toward or not enc.rules.fill_all:
         return []
-    clauses = []
-    for i in enc.nodes:
-        for glyph in CORNERS:
-            here = links.corner(i, glyph)
-            q = None if here is None else inside(enc, i, glyph)
-            if q is None or enc.dot[q] >= 0:
-                continue
-            there = links.corner(q, glyph)
-            turn = [-active] + [-x for x in here]
-            clauses += [turn] if there is None else [[*turn, y] for y in there]
+    step, dot, clauses = enc.toward_array, enc.dots, []
+    for glyph in CORNERS:
+        first, second = TYPES[glyph]
+        nodes, here = links.corners(glyph)
+        a, b = step[first][nodes], step[second][nodes]
+        q = np.where(a >= 0, step[second][a], -1)
+        keep = (q >= 0) & (q == np.where(b >= 0, step[first][b], -2))
+        keep[keep] = dot[q[keep]] < 0
+        nodes, here, q = nodes[keep], here[keep], q[keep]
+        turn = np.column_stack((np.full(len(nodes), -active), -here))
+        there = np.zeros((enc.size, here.shape[1]), dtype=np.int64)
+        has = np.zeros(enc.size, dtype=bool)
+        there_nodes, there_lits = links.corners(glyph)
+        there[there_nodes], has[there_nodes] = there_lits, True
+        clauses += turn[~has[q]].tolist()
+        for y in there[q[has[q]]].T:
+            clauses += np.column_stack((turn[has[q]], y)).tolist()
     return clauses
