@@ -18,7 +18,6 @@ from collections.abc import Callable, Iterator, Sequence
 from functools import cached_property
 
 import numpy as np
-
 from pysat.formula import IDPool
 
 from flowsat.puzzle.model import Cell, Puzzle

@@ -22,8 +22,13 @@ import shutil
 import tempfile
 import threading
 import time
+from collections import deque
+from collections.abc import Iterable
+from functools import partial
+from itertools import islice
 from pathlib import Path
 
+import pysolvers
 from pysat.solvers import NoSuchSolverError, Solver, SolverNames
 
 from flowsat.deadline import shielded
@@ -91,6 +96,31 @@ def command_words(command: str, what: str) -> list[str]:
     return argv
 
 
+# PySAT's C functions that add one clause, with the attribute holding the solver they add to:
+# called straight from `map`, without the two Python methods PySAT wraps them in
+# (Solver.add_clause, then e.g. Glucose4.add_clause), a formula loads in about two thirds of
+# the time (benchmarks/ingest.py). Other solvers load through their add_clause.
+DIRECT_ADD = {"glucose4": ("glucose41_add_cl", "glucose"),
+              "glucose42": ("glucose421_add_cl", "glucose"),
+              "cadical153": ("cadical153_add_cl", "cadical"),
+              "cadical195": ("cadical195_add_cl", "cadical"),
+              "minisat22": ("minisat22_add_cl", "minisat")}
+LOAD_BATCH = 20_000
+
+
+def load(solver: Solver, name: str, clauses: Iterable[list[int]]) -> None:
+    """Hand the clauses to a PySAT solver, the fastest way it offers (in batches, between
+    which Python code runs: a deadline's signal is not held up by a whole large formula)."""
+    if name in DIRECT_ADD:
+        function, handle = DIRECT_ADD[name]
+        add = partial(getattr(pysolvers, function), getattr(solver.solver, handle))
+    else:
+        add = solver.add_clause
+    clauses = iter(clauses)
+    while batch := list(islice(clauses, LOAD_BATCH)):
+        deque(map(add, batch), maxlen=0)
+
+
 class Oracle:
     """One solver instance for a formula that grows by added clauses (cycle cuts)."""
 
@@ -102,12 +132,13 @@ class Oracle:
         self.solver = self._new()
 
     def _new(self, units: list[list[int]] = ()) -> Solver:
-        extra = self.added + list(units)
         try:
-            return Solver(name=self.name,
-                          bootstrap_with=self.clauses + extra if extra else self.clauses)
+            solver = Solver(name=self.name)
         except NoSuchSolverError:
             raise UsageError(f"solver {self.name} is not available in this PySAT build") from None
+        for clauses in (self.clauses, self.added, units):
+            load(solver, self.name, clauses)
+        return solver
 
     def __enter__(self) -> Oracle:
         return self
