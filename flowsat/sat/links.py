@@ -267,9 +267,13 @@ class Edges:
 
     def touching(self, paths: Paths, model: Model) -> list[tuple[int, int, int]]:
         """The unlinked neighbors on one path (they touch), with their 'apart' literal."""
-        color = {i: c for c, path in paths.items() for i in self.enc.path_nodes(path)}
-        return [(i, j, lit) for (i, j, lit), e in zip(self.apart(), self.vars, strict=True)
-                if not true(model, e) and i in color and color[i] == color.get(j)]
+        color = np.full(self.enc.size, -1, dtype=np.int64)
+        for k, path in enumerate(paths.values()):
+            color[self.enc.path_nodes(path)] = k
+        i, j, lit = self.apart_arrays()
+        on = np.asarray(model)[self.var_array - 1] > 0
+        hit = ~on & (color[i] >= 0) & (color[i] == color[j])
+        return list(zip(i[hit].tolist(), j[hit].tolist(), lit[hit].tolist(), strict=True))
 
     def edge(self, i: int, j: int) -> int:
         return self.index[min(i, j), max(i, j)]
