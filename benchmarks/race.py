@@ -1,6 +1,7 @@
 """Benchmark: flowsat's SAT backend against the peers, whole processes in one run, per set.
 
-    python benchmarks/race.py SET... [--runs 5] [--size 1002] [-- EXTRA FLOWSAT ARGUMENTS]
+    python benchmarks/race.py SET... [--runs 5] [--size 1002] [--also NAME=FLOWSAT]...
+                              [-- EXTRA FLOWSAT ARGUMENTS]
 
 Sets: `load` (the project's corpus `puzzles/small`, `puzzles/large` and every board of
 `../shared/puzzles/numberlink/`), `40x20` and `50x50` (those sizes of both), `spirals` (the
@@ -15,6 +16,8 @@ of the whole process over the runs and its peak memory; for flowsat also the med
 the summed backend stats (`encode_s`, `load_s` handing the clauses to the solver, `solve_s`,
 `decode_s` reading models back, `total_s`), the median backend time of one puzzle, and the
 statuses. Ratios are against the Go solver measured in the same run, with `uptime`'s load.
+`--also before=/path/to/flowsat` races another flowsat build in the same run (e.g. the
+commit before a change, installed in a venv of its own), reported as `before`.
 """
 
 from __future__ import annotations
@@ -131,17 +134,16 @@ def flowsat_stats(stdout: str) -> tuple[dict[str, float], list[float], Counter]:
     return sums, each, statuses
 
 
-def race(name: str, boards: list[Board], runs: int, extra: list[str]) -> None:
-    flowsat = shutil.which("flowsat") or sys.exit("flowsat is not on PATH")
+def race(name: str, boards: list[Board], runs: int, extra: list[str],
+         builds: dict[str, str]) -> None:
     cells = max(len(rows) * len(rows[0]) for _, rows in boards)
     with tempfile.TemporaryDirectory(prefix="race-") as folder:
         file = Path(folder, f"{name}.txt")
         file.write_text(as_numberlink(boards))
-        programs = {
-            "go": ([str(ANCHORS / "numberlink")], file.read_text()),
-            "flowsat": ([flowsat, "solve", "--format", "json", "--max-cells",
-                         str(max(cells, 40_000)), *extra, str(file)], None),
-        }
+        programs = {"go": ([str(ANCHORS / "numberlink")], file.read_text())}
+        for build, flowsat in builds.items():
+            programs[build] = ([flowsat, "solve", "--format", "json", "--max-cells",
+                                str(max(cells, 40_000)), *extra, str(file)], None)
         if name == "zucker":
             programs["sat2016"] = ([sys.executable, str(ANCHORS / "pyflowsolver3.py"), "-q",
                                     *(str(SHARED / "puzzles" / "zucker" / Path(b).name)
@@ -160,12 +162,13 @@ def race(name: str, boards: list[Board], runs: int, extra: list[str]) -> None:
         peak = max(r[2] for r in rs)
         print(f"{program:8s} wall {wall:8.3f} s  cpu {cpu:8.3f} s  peak {peak:6d} MB  "
               f"{wall / go_wall:6.2f}x go")
-    stats = [flowsat_stats(r[3]) for r in results["flowsat"]]
-    stages = "  ".join(f"{k[:-2]} {statistics.median(s[0][k] for s in stats):.3f}"
-                       for k in STAGES)
-    each = statistics.median(statistics.median(s[1]) for s in stats)
-    print(f"flowsat backend (s, summed over the set): {stages}")
-    print(f"flowsat median puzzle {1000 * each:.1f} ms; statuses {dict(stats[0][2])}")
+    for build in builds:
+        stats = [flowsat_stats(r[3]) for r in results[build]]
+        stages = "  ".join(f"{k[:-2]} {statistics.median(s[0][k] for s in stats):.3f}"
+                           for k in STAGES)
+        each = statistics.median(statistics.median(s[1]) for s in stats)
+        print(f"{build} backend (s, summed over the set): {stages}")
+        print(f"{build} median puzzle {1000 * each:.1f} ms; statuses {dict(stats[0][2])}")
     sys.stdout.flush()
 
 
@@ -174,15 +177,19 @@ def main() -> int:
     parser.add_argument("sets", nargs="+", choices=sorted(SETS))
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--size", type=int, default=1002)
+    parser.add_argument("--also", action="append", default=[], metavar="NAME=FLOWSAT",
+                        help="another flowsat program to race, under a name")
     parser.add_argument("extra", nargs="*", help="more flowsat solve arguments (after --)")
     args = parser.parse_args()
+    builds = {"flowsat": shutil.which("flowsat") or sys.exit("flowsat is not on PATH")}
+    builds.update(also.split("=", 1) for also in args.also)
     print(f"{os.cpu_count()} cores; uptime: {os.popen('uptime').read().strip()}")
     for name in args.sets:
         boards = SETS[name](args)
         if not boards:
             print(f"## {name}: no boards (is ../shared there?)")
             continue
-        race(name, boards, args.runs, args.extra)
+        race(name, boards, args.runs, args.extra, builds)
     return 0
 
 

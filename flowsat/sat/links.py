@@ -292,20 +292,23 @@ class Edges:
         """`corner(i, glyph)` of every node that has one: the nodes, and their literals as
         the rows of a matrix."""
         first, second = TYPES[glyph]
-        a, b = self.toward_vars(first), self.toward_vars(second)
+        a, b = self.toward_vars[first], self.toward_vars[second]
         nodes = np.flatnonzero((a > 0) & (b > 0) & (self.enc.dots < 0))
         return nodes, np.column_stack((a[nodes], b[nodes]))
 
-    def toward_vars(self, direction: tuple[int, int]) -> np.ndarray:
+    @cached_property
+    def toward_vars(self) -> dict[tuple[int, int], np.ndarray]:
         """The edge variable each way from each node, 0 where there is none."""
         enc = self.enc
-        n = enc.toward_array[direction]
-        i = np.arange(enc.size)
-        keys = np.minimum(i, n) * enc.size + np.maximum(i, n)
         edges = enc.edge_array[:, 0] * enc.size + enc.edge_array[:, 1]
         order = np.argsort(edges)
-        at = order[np.clip(np.searchsorted(edges[order], keys), 0, max(len(edges) - 1, 0))]
-        return np.where((n >= 0) & (edges[at] == keys), self.var_array[at], 0)
+        found = {}
+        for direction, n in enc.toward_array.items():
+            i = np.arange(enc.size)
+            keys = np.minimum(i, n) * enc.size + np.maximum(i, n)
+            at = order[np.searchsorted(edges[order], keys).clip(0, max(len(edges) - 1, 0))]
+            found[direction] = np.where((n >= 0) & (edges[at] == keys), self.var_array[at], 0)
+        return found
 
     def links(self, model: Model) -> list[tuple[int, int]]:
         on = np.asarray(model)[self.var_array - 1] > 0

@@ -121,16 +121,15 @@ def corner_rules(enc: Encoder, links, active: int) -> list[list[int]]:
     for glyph in CORNERS:
         first, second = TYPES[glyph]
         nodes, here = links.corners(glyph)
+        there = np.zeros((enc.size, here.shape[1]), dtype=np.int64)
+        has = np.zeros(enc.size, dtype=bool)
+        there[nodes], has[nodes] = here, True  # the same turn at the inside cell
         a, b = step[first][nodes], step[second][nodes]
         q = np.where(a >= 0, step[second][a], -1)
         keep = (q >= 0) & (q == np.where(b >= 0, step[first][b], -2))
         keep[keep] = dot[q[keep]] < 0
         nodes, here, q = nodes[keep], here[keep], q[keep]
         turn = np.column_stack((np.full(len(nodes), -active), -here))
-        there = np.zeros((enc.size, here.shape[1]), dtype=np.int64)
-        has = np.zeros(enc.size, dtype=bool)
-        there_nodes, there_lits = links.corners(glyph)
-        there[there_nodes], has[there_nodes] = there_lits, True
         clauses += turn[~has[q]].tolist()
         for y in there[q[has[q]]].T:
             clauses += np.column_stack((turn[has[q]], y)).tolist()
