@@ -104,10 +104,10 @@ class Binary:
     def same(self, pairs: Pairs) -> None:
         (i, j, lit), (d, c, dlit), (bi, bj, blit) = self.split(pairs)
         bits, dot, enc = self.bits, self.enc.dots, self.enc
-        a, b, off = bits[i], bits[j], -lit[:, None]
-        for t in range(self.nbits):  # column by column, as the scalar clauses were made
-            enc.add_rows(np.column_stack((off, -a[:, t:t + 1], b[:, t:t + 1])),
-                         np.column_stack((off, a[:, t:t + 1], -b[:, t:t + 1])))
+        a, b = bits[i], bits[j]
+        off = np.broadcast_to(-lit[:, None], a.shape)
+        enc.add_rows(np.stack((off, -a, b), 2).reshape(-1, 3),  # a pair's bits one by one
+                     np.stack((off, a, -b), 2).reshape(-1, 3))
         code = bits[c] * self.sign[d]  # the literals that say cell c has dot d's color
         enc.add_rows(np.stack((np.repeat(-dlit[:, None], self.nbits, 1), code), 2)
                      .reshape(-1, 2))
@@ -135,10 +135,9 @@ class Binary:
             *map(enc.cell, pairs[t // nbits]), t % nbits)))
         starts = first + nbits * np.arange(len(new), dtype=np.int64)
         a, b = self.bits[new // size], self.bits[new % size]
-        for t in range(nbits):
-            d = -(starts + t)[:, None]
-            enc.add_rows(np.column_stack((d, a[:, t:t + 1], b[:, t:t + 1])),
-                         np.column_stack((d, -a[:, t:t + 1], -b[:, t:t + 1])))
+        d = -(starts[:, None] + np.arange(nbits))
+        enc.add_rows(np.stack((d, a, b), 2).reshape(-1, 3),
+                     np.stack((d, -a, -b), 2).reshape(-1, 3))
         order = np.argsort(np.concatenate((self.diff_keys, new)), kind="stable")
         self.diff_keys = np.concatenate((self.diff_keys, new))[order]
         self.diff_first = np.concatenate((self.diff_first, starts))[order]
