@@ -1,12 +1,13 @@
 """Benchmark: flowsat's SAT backend against the peers, whole processes in one run, per set.
 
     python benchmarks/race.py SET... [--runs 5] [--size 1002] [--also NAME=FLOWSAT]...
-                              [-- EXTRA FLOWSAT ARGUMENTS]
+                              [--flowsat-args '--timeout 120 ...']
 
 Sets: `load` (the project's corpus `puzzles/small`, `puzzles/large` and every board of
-`../shared/puzzles/numberlink/`), `40x20` and `50x50` (those sizes of both), `spirals` (the
-four-spiral board of `benchmarks/spirals.py` and its unsolvable twin, `--size` N x N, made at
-run time), `zucker` (the 28 solvable puzzles of `../shared/puzzles/zucker/`).
+`../shared/puzzles/numberlink/`), `numberlink` (those boards alone), `40x20` and `50x50`
+(those sizes of both), `spirals` (the four-spiral board of `benchmarks/spirals.py` and its
+unsolvable twin, `--size` N x N, made at run time), `zucker` (the 28 solvable puzzles of
+`../shared/puzzles/zucker/`).
 
 Each run of a set is one process per program over the whole set: the Go Numberlink solver
 (`/work/anchors-bin/numberlink`, the set on stdin), `flowsat solve --format json` (the set as
@@ -25,6 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shlex
 import shutil
 import statistics
 import subprocess
@@ -91,6 +93,7 @@ def spirals(size: int) -> list[Board]:
 
 SETS: dict[str, Callable[[argparse.Namespace], list[Board]]] = {
     "load": lambda a: corpus() + shared_numberlink(),
+    "numberlink": lambda a: shared_numberlink(),
     "40x20": lambda a: corpus("40x20") + shared_numberlink("40x20"),
     "50x50": lambda a: corpus("50x50") + shared_numberlink("50x50"),
     "spirals": lambda a: spirals(a.size),
@@ -179,7 +182,7 @@ def main() -> int:
     parser.add_argument("--size", type=int, default=1002)
     parser.add_argument("--also", action="append", default=[], metavar="NAME=FLOWSAT",
                         help="another flowsat program to race, under a name")
-    parser.add_argument("extra", nargs="*", help="more flowsat solve arguments (after --)")
+    parser.add_argument("--flowsat-args", default="", help="more flowsat solve arguments")
     args = parser.parse_args()
     builds = {"flowsat": shutil.which("flowsat") or sys.exit("flowsat is not on PATH")}
     builds.update(also.split("=", 1) for also in args.also)
@@ -189,7 +192,7 @@ def main() -> int:
         if not boards:
             print(f"## {name}: no boards (is ../shared there?)")
             continue
-        race(name, boards, args.runs, args.extra, builds)
+        race(name, boards, args.runs, shlex.split(args.flowsat_args), builds)
     return 0
 
 
