@@ -137,6 +137,14 @@ def flowsat_stats(stdout: str) -> tuple[dict[str, float], list[float], Counter]:
     return sums, each, statuses
 
 
+def has_pycosat() -> bool:
+    """Whether this Python can run the 2016 SAT program (it needs pycosat)."""
+    found = subprocess.run([sys.executable, "-c", "import pycosat"], capture_output=True)
+    if found.returncode:
+        print("sat2016 left out: this Python has no pycosat (pip install pycosat)")
+    return found.returncode == 0
+
+
 def race(name: str, boards: list[Board], runs: int, extra: list[str],
          builds: dict[str, str]) -> None:
     cells = max(len(rows) * len(rows[0]) for _, rows in boards)
@@ -147,7 +155,7 @@ def race(name: str, boards: list[Board], runs: int, extra: list[str],
         for build, flowsat in builds.items():
             programs[build] = ([flowsat, "solve", "--format", "json", "--max-cells",
                                 str(max(cells, 40_000)), *extra, str(file)], None)
-        if name == "zucker":
+        if name == "zucker" and has_pycosat():
             programs["sat2016"] = ([sys.executable, str(ANCHORS / "pyflowsolver3.py"), "-q",
                                     *(str(SHARED / "puzzles" / "zucker" / Path(b).name)
                                       for b, _ in boards)], None)
