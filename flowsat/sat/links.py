@@ -184,13 +184,6 @@ class Edges:
         self.couple_colors(cells, rules.self_touch or lazy_touch)
 
     @cached_property
-    def toward(self) -> dict[tuple[int, int], list[int | None]]:
-        """The edge variable each way from each node, or None."""
-        return {d: [None if n is None else self.index[min(i, n), max(i, n)]
-                    for i, n in enumerate(cells_toward)]
-                for d, cells_toward in self.enc.toward.items()}
-
-    @cached_property
     def incident(self) -> list[list[int]]:
         """Each node's edge variables, in edge order."""
         incident: list[list[int]] = [[] for _ in range(self.enc.size)]
@@ -285,8 +278,8 @@ class Edges:
         if self.enc.dot[i] >= 0:
             return None
         first, second = TYPES[glyph]
-        a, b = self.toward[first][i], self.toward[second][i]
-        return None if a is None or b is None else [a, b]
+        a, b = int(self.toward_vars[first][i]), int(self.toward_vars[second][i])
+        return None if a == 0 or b == 0 else [a, b]
 
     def corners(self, glyph: str) -> tuple[np.ndarray, np.ndarray]:
         """`corner(i, glyph)` of every node that has one: the nodes, and their literals as

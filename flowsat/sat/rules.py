@@ -77,20 +77,6 @@ def no_squares(enc: Encoder, links, rules: Rules) -> list[list[int]]:
     return clauses
 
 
-def inside(enc: Encoder, i: int, glyph: str) -> int | None:
-    """The cell diagonally inside a corner of that shape at cell i, when it is joined by open
-    links to both cells the corner links (none of them a bridge), else None."""
-    first, second = TYPES[glyph]
-    a = enc.toward[first][i]
-    if enc.plain:  # every corner's inside cell is joined to both
-        return None if a is None else enc.toward[second][a]
-    b = enc.step(i, second)
-    if a is None or b is None:
-        return None
-    q = enc.step(a, second)
-    return q if q is not None and q == enc.step(b, first) else None
-
-
 def corner_rules(enc: Encoder, links, active: int) -> list[list[int]]:
     """The corner rule, on while `active` is true: a path turns a corner only where the cell
     diagonally inside the corner is a dot or turns the same way (so that walking inwards
@@ -124,6 +110,8 @@ def corner_rules(enc: Encoder, links, active: int) -> list[list[int]]:
         there = np.zeros((enc.size, here.shape[1]), dtype=np.int64)
         has = np.zeros(enc.size, dtype=bool)
         there[nodes], has[nodes] = here, True  # the same turn at the inside cell
+        # q, the cell inside: joined by open links to both cells the corner links (a and b),
+        # none of them a bridge (`step` knows no bridge), and no dot
         a, b = step[first][nodes], step[second][nodes]
         q = np.where(a >= 0, step[second][a], -1)
         keep = (q >= 0) & (q == np.where(b >= 0, step[first][b], -2))
