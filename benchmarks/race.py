@@ -117,7 +117,7 @@ def run(argv: list[str], stdin: str | None = None) -> tuple[float, float, int, s
         _, status, usage = os.wait4(child.pid, 0)
         wall = time.perf_counter() - start
         code = os.waitstatus_to_exitcode(status)
-        if code not in (0, 1):
+        if code not in (0, 1, 3):  # solved, unsolvable, timeout or limit
             sys.exit(f"{' '.join(argv)} failed with exit status {code}")
         out.seek(0)
         return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss // 1024, out.read()
