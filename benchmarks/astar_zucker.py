@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 from flowsat.puzzle import read_puzzles
-from flowsat.search import SWITCHES
+from flowsat.search.checks import REGISTRY
 from flowsat.solve import solve
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
@@ -33,7 +33,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--preset", default="full")
-    parser.add_argument("--without", action="append", default=[], choices=SWITCHES,
+    parser.add_argument("--without", action="append", default=[],
+                        choices=[s.name for s in REGISTRY],
                         help="turn this switch off (repeatable)")
     parser.add_argument("--max-nodes", type=int)
     parser.add_argument("--timeout", type=float, default=120.0)
@@ -45,7 +46,7 @@ def main() -> int:
         return 2
     rows = {r["puzzle"]: r for r in csv.DictReader(reference.open())}
     names = [n for n in sorted(rows) if rows[n]["c_status_here"] == "s"]
-    options = {name: 0 if name == "bottleneck" else False for name in args.without}
+    options = {s.name: s.off for s in REGISTRY if s.name in args.without}
     if args.max_nodes:
         options["max_nodes"] = args.max_nodes
     print(f"# astar preset={args.preset} {' '.join(f'--without {w}' for w in args.without)}"

@@ -27,7 +27,7 @@ from flowsat.puzzle.model import Puzzle
 from flowsat.puzzle.rules import DEFAULT_RULES, Rules
 
 if TYPE_CHECKING:
-    from flowsat.search.problem import Switches
+    from flowsat.search.options import Switches
 
 MAX_NODES = 50_000
 SAT = {"encoding": "edges-unique", "solver": "glucose4"}
@@ -88,10 +88,11 @@ def tier(score: float) -> str:
 def forced_share(puzzle: Puzzle, rules: Rules = DEFAULT_RULES) -> float:
     """The share of empty cells that forced moves fill, starting from either dot of each
     color; without self-touch each pass knows what the others filled (as a hint)."""
-    from flowsat.search.board import Board
+    from flowsat.search.backend import board_of, refuse_other_kinds
     from flowsat.search.problem import FlowProblem
 
-    board = Board(puzzle.height, puzzle.width)
+    refuse_other_kinds(puzzle, rules)
+    board = board_of(puzzle)
     pairs = [(board.index[a], board.index[b]) for a, b in puzzle.dots.values()]
     colors = list(range(len(pairs)))
     known: dict[int, int] = {}
@@ -109,14 +110,12 @@ def forced_share(puzzle: Puzzle, rules: Rules = DEFAULT_RULES) -> float:
                 known.update((board.index[cell], color) for cell in path)
         if len(known) == before or rules.self_touch:
             break
-    empty = puzzle.height * puzzle.width - 2 * len(pairs)
+    empty = len(board.index) - 2 * len(pairs)  # the cells on the board but the dots
     return (len(known) - 2 * len(pairs)) / empty if empty else 1.0
 
 
 def switches(allow_self_touch: bool = False) -> Switches:
     """The search's checks and forced moves as the `PRESET` sets them."""
-    from flowsat.search.backend import PROBLEM_SWITCHES, configure
-    from flowsat.search.problem import Switches
+    from flowsat.search.options import configure, switches_of
 
-    config = configure(PRESET, {})
-    return Switches(allow_self_touch, **{k: config[k] for k in PROBLEM_SWITCHES})
+    return switches_of(configure(PRESET, {}), allow_self_touch)

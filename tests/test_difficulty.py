@@ -12,6 +12,7 @@ from flowsat.checker import InvalidSolution
 from flowsat.cli import app
 from flowsat.difficulty import TIERS, Rating, forced_share, rate, score, switches, tier
 from flowsat.puzzle import Puzzle, read_puzzles
+from flowsat.puzzle.formats import parse_puzzles
 from flowsat.search.backend import orient
 from flowsat.search.board import Board
 from flowsat.search.problem import FlowProblem
@@ -26,6 +27,8 @@ def test_forced_share():
     assert forced_share(CORRIDORS) == 1.0
     assert forced_share(OPEN) == 0.0
     assert forced_share(Puzzle.from_text("A.B / ... / B.A")) == 0.0  # no solution
+    (holed,) = parse_puzzles("3,0,1,2,,4;0,1,2;3,6,7,8,5", "holed")  # a hole in the middle
+    assert forced_share(holed) == 1.0
 
 
 def test_forced_moves_from_both_ends_meet():

@@ -342,7 +342,7 @@ def test_solve_reads_packs_with_the_level_in_json_and_convert_round_trips(tmp_pa
                                                           puzzle.level)
         assert problems(level, level.given_paths) == []
     astar = runner.invoke(app, ["solve", str(pack), "--backend", "astar"])
-    assert astar.exit_code == 2 and "square boards only" in astar.output
+    assert astar.exit_code == 2 and "with holes, walls and warps, not" in astar.output
 
 
 # -- the property ------------------------------------------------------------------------------

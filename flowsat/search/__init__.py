@@ -1,17 +1,20 @@
 """The best-first search backend, in the style of the 2016 C solver (see README, "Search").
 
-`problem.py` is the search problem (states, moves, checks, forced moves, goal, heuristic),
-`algorithm.py` the search (queue, limits, stats), `board.py` the bitboards both stand on, and
-`backend.py` turns a puzzle and options into a problem and the outcome into a `Result`. Its
-options (`Options`) are light to import; the backend is imported on first use of its names.
+`problem.py` is the search problem (successors, forced moves, goal, heuristic) over the states
+and moves of `state.py`, with the link propagation of `links.py` and the checks of the
+registry `checks/` (every switch: a module each); `options.py` makes the backend's options,
+the switches, presets and stats from that registry. `algorithm.py` is the search (queue,
+limits, stats), `board.py` the bitboards all stand on, and `backend.py` turns a puzzle and
+options into a problem and the outcome into a `Result`. Its options (`Options`) are light to
+import; the backend is imported on first use of `solve`.
 """
 
-from flowsat.search.options import DEFAULT_PRESET
+from flowsat.search.options import DEFAULT_PRESET, PRESETS, SWITCHES
 from flowsat.search.options import SearchOptions as Options
 
 OPTIONS = (*Options.__dataclass_fields__, "observe")  # what `flowsat solve` may pass to solve()
 DEFAULTS = {"preset": DEFAULT_PRESET}  # what a result names when no option was given
-LAZY = ("PRESETS", "SWITCHES", "solve")
+LAZY = ("solve",)
 
 __all__ = ["DEFAULT_PRESET", "OPTIONS", "PRESETS", "SWITCHES", "Options", "solve"]
 

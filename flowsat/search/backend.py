@@ -18,26 +18,11 @@ from flowsat.puzzle.model import EMPTY, Cell, Paths, Puzzle
 from flowsat.puzzle.rules import DEFAULT_RULES, Rules
 from flowsat.result import Result, UsageError
 from flowsat.search.algorithm import best_first
-from flowsat.search.board import Board
-from flowsat.search.options import DEFAULT_PRESET
-from flowsat.search.problem import FlowProblem, Switches
+from flowsat.search.board import KINDS, Board
+from flowsat.search.options import DEFAULT_PRESET, configure, switches_of
+from flowsat.search.problem import FlowProblem
 
 Observer = Callable[[str, Paths, list[list[Cell]]], None]  # (event, paths, cycles)
-
-# The switches each preset sets; an option given by name overrides its preset.
-PRESETS: dict[str, dict[str, Any]] = {
-    # the 2016 C program's feature set
-    "2016": {"deadends": True, "stranded": True, "bottleneck": 3, "outside_in": True,
-             "autosort": True, "parity": False, "links": False,
-             "tails": False, "squares": False, "corners": False},
-    # everything that pays (the default)
-    "full": {"deadends": True, "stranded": True, "bottleneck": 3, "outside_in": True,
-             "autosort": True, "parity": True, "links": True,
-             "tails": True, "squares": True, "corners": True},
-}
-PROBLEM_SWITCHES = ("deadends", "stranded", "bottleneck", "parity", "links", "tails", "squares",
-                    "corners", "queue_always")
-SWITCHES = (*PROBLEM_SWITCHES, "breadth_first", "outside_in", "autosort")
 
 
 def solve(puzzle: Puzzle, *, rules: Rules = DEFAULT_RULES, timeout: float | None = None,
@@ -56,17 +41,16 @@ def solve(puzzle: Puzzle, *, rules: Rules = DEFAULT_RULES, timeout: float | None
                       error=f"the board's tables would need about {shown(tables)} (a neighbor "
                             f"mask a cell: they grow with the square of the cells), above the "
                             f"memory cap of {shown(cap)} (--max-memory)", config=config)
-    board = Board(puzzle.height, puzzle.width)
+    board = board_of(puzzle)
     letters = list(puzzle.dots)
     starts, goals = orient(board, puzzle, config["outside_in"])
     priority = color_priority(board, starts, goals, config["autosort"], random_order)
     if order:
         priority = user_priority(letters, order, priority)
     hinted = read_hint(hint, puzzle, board) if hint is not None else None
-    problem = FlowProblem(
-        board, starts, goals, priority,
-        Switches(rules.self_touch, **{k: config[k] for k in PROBLEM_SWITCHES}),
-        user_order=bool(order), hint=hinted)
+    problem = FlowProblem(board, starts, goals, priority,
+                          switches_of(config, rules.self_touch), user_order=bool(order),
+                          hint=hinted)
     on_expand = None
     if observe is not None:
         def on_expand(state):
@@ -84,26 +68,21 @@ def solve(puzzle: Puzzle, *, rules: Rules = DEFAULT_RULES, timeout: float | None
 
 
 def refuse_other_kinds(puzzle: Puzzle, rules: Rules) -> None:
-    """The search knows plain square boards with every cell filled (other kinds: issue 13)."""
-    if not puzzle.board.plain:
-        raise UsageError(f"the astar backend solves square boards only, not {puzzle.kind} "
-                         f"boards; use the sat backend")
+    """A usage error for a kind of board or a rule the search's bitboards do not know."""
+    if not set(puzzle.kind.split("+")) <= KINDS:
+        raise UsageError(f"the astar backend solves square boards, with holes, walls and warps, "
+                         f"not {puzzle.kind} boards; use the sat backend")
     if not rules.fill_all:
         raise UsageError("the astar backend fills every cell; use the sat backend for "
                          "--allow-empty")
 
 
-def configure(preset: str, switches: dict[str, Any]) -> dict[str, Any]:
-    """The switches in effect: the preset's, overridden by those given."""
-    if preset not in PRESETS:
-        raise UsageError(f"unknown preset {preset!r}; choose from {', '.join(PRESETS)}")
-    unknown = set(switches) - set(SWITCHES)
-    if unknown:
-        raise UsageError(f"unknown search option {sorted(unknown)[0]!r}")
-    if switches.get("bottleneck", 0) < 0:
-        raise UsageError("--bottleneck must be 0 (off) or more")
-    return {"preset": preset, "breadth_first": False, "queue_always": False,
-            **PRESETS[preset], **switches}
+def board_of(puzzle: Puzzle) -> Board:
+    """The search's bitboards for the puzzle's board (of a kind they know)."""
+    graph = puzzle.board
+    return Board(puzzle.height, puzzle.width, frozenset(map(graph.cell, graph.holes)),
+                 frozenset(frozenset(map(graph.cell, wall)) for wall in graph.walls),
+                 graph.wrap)
 
 
 def named(letters: list[str], paths: dict[int, list[Cell]]) -> Paths:
@@ -171,6 +150,8 @@ def read_hint(path: str | Path, puzzle: Puzzle, board: Board) -> dict[int, int]:
                 continue
             if ch not in letters:
                 raise PuzzleError(file, r + 1, c + 1, f"{ch!r} is not a color of the puzzle")
+            if (r, c) not in board.index:
+                raise PuzzleError(file, r + 1, c + 1, f"{ch!r} on a hole")
             if puzzle[r, c] not in (EMPTY, ch):
                 raise PuzzleError(file, r + 1, c + 1,
                                   f"{ch!r} on the dot of {puzzle[r, c]!r}")

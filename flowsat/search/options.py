@@ -1,48 +1,92 @@
-"""The best-first backend's options as data: the command line is made from these fields."""
+"""The search's options, made from the registry of switches (`flowsat.search.checks`): the
+backend's options as data (`SearchOptions`, the fields `flowsat solve`'s command line is made
+from, like every backend's), the `Switches` the problem reads, the presets and the stats.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import make_dataclass, replace
 from pathlib import Path
+from typing import Any
 
-from flowsat.options import BOTTLENECK, MAX_MEMORY, MAX_NODES, MEMORY_HELP, option
+from flowsat.options import MAX_MEMORY, MAX_NODES, MEMORY_HELP, check_options, option
+from flowsat.result import UsageError
+from flowsat.search.checks import PRESET_NAMES, REGISTRY, Switch
 
+PRESET_HELP = {"2016": "the 2016 C program's checks only",
+               "full": "everything that pays; the default"}
 DEFAULT_PRESET = "full"
+PRESET_TEXT = "switch set, " + " or ".join(f"'{name}' ({text})"
+                                         for name, text in PRESET_HELP.items()) + "."
+# the switches each preset sets; an option given by name overrides its preset
+PRESETS: dict[str, dict[str, Any]] = {
+    preset: {switch.name: switch.value_in(preset) for switch in REGISTRY}
+    for preset in PRESET_NAMES}
+SWITCHES = tuple(switch.name for switch in REGISTRY)
+STATS = ("forced", *(switch.stat for switch in REGISTRY if switch.check), "pruned_blocked")
 
 
-@dataclass(frozen=True)
-class SearchOptions:
-    """What `solve(puzzle, "astar", ...)` takes besides the rule and the timeout (None: the
-    preset's choice, or no limit). A switch that is on in the `full` preset is turned off
-    by its `--no-...` flag."""
+def flag(switch: Switch) -> str:
+    """The switch's command-line option: `--no-NAME` turns off a switch some preset has on,
+    `--NAME` turns on one no preset has, `--NAME N` sets a width."""
+    name = switch.name.replace("_", "-")
+    return f"--no-{name}" if isinstance(switch.on, bool) and switch.presets else f"--{name}"
 
-    preset: str | None = option(
-        "switch set, 'full' (default) or '2016' (the 2016 program's checks only).")
-    breadth_first: bool | None = option(
-        "breadth-first instead of best-first.", flag="--breadth-first")
-    queue_always: bool | None = option(
-        "forced moves go through the queue too.", flag="--queue-always")
-    deadends: bool | None = option("no dead-end check.", flag="--no-deadends")
-    stranded: bool | None = option("no stranded color/region check.", flag="--no-stranded")
-    parity: bool | None = option("no checkerboard parity check of regions.",
-                                 flag="--no-parity")
-    links: bool | None = option("no propagation of the links each cell must make.",
-                                flag="--no-links")
-    tails: bool | None = option("sure links extend heads only, not goal ends.",
-                                flag="--no-tails")
-    squares: bool | None = option("links may make U-turns in 2x2 squares.",
-                                  flag="--no-squares")
-    corners: bool | None = option("corners need not see a dot inside.", flag="--no-corners")
-    bottleneck: int | None = option("bottleneck width checked (0 = off, default 3).",
-                                    bounds=BOTTLENECK)
-    outside_in: bool | None = option(
-        "start each flow at its first dot, not the outer one.", flag="--no-outside-in")
-    autosort: bool | None = option("try colors on ties in reading order.",
-                                   flag="--no-autosort")
-    order: str | None = option("move the colors in this order (letters).")
-    random_order: int | None = option("shuffle the color order with this seed.")
-    hint: Path | None = option(  # noqa: RUF009 (option() is a dataclass field, default None)
-        "a partial solution (grid format) whose filled cells are fixed.")
-    max_nodes: int | None = option("stop after this many expanded states (exit 3).",
-                                   bounds=MAX_NODES)
-    max_memory: float | None = option(MEMORY_HELP, bounds=MAX_MEMORY)
+
+def switch_field(switch: Switch) -> tuple[str, Any, Any]:
+    """The switch's field of the options: a flag for on/off, a number within its bounds for a
+    width."""
+    if isinstance(switch.on, bool):
+        return switch.name, bool | None, option(switch_help(switch), flag=flag(switch))
+    return switch.name, int | None, option(switch_help(switch), bounds=switch.bounds)
+
+
+def switch_help(switch: Switch) -> str:
+    if not isinstance(switch.on, bool):
+        return f"{switch.help} (N; 0 = off, default {switch.value_in(DEFAULT_PRESET)})."
+    return f"turn off: {switch.help}." if switch.presets else f"{switch.help}."
+
+
+SearchOptions = make_dataclass("SearchOptions", [
+    ("preset", str | None, option(PRESET_TEXT)),
+    *map(switch_field, REGISTRY),
+    ("order", str | None, option("move the colors in this order (letters).")),
+    ("random_order", int | None, option("shuffle the color order with this seed.")),
+    ("hint", Path | None, option("a partial solution (grid format) whose filled cells are "
+                                 "fixed.")),
+    ("max_nodes", int | None, option("stop after this many expanded states (exit 3).",
+                                     bounds=MAX_NODES)),
+    ("max_memory", float | None, option(MEMORY_HELP, bounds=MAX_MEMORY)),
+], frozen=True)
+SearchOptions.__module__ = __name__
+SearchOptions.__doc__ = """What `solve(puzzle, "astar", ...)` takes besides the rule and the
+timeout (None: the preset's choice, or no limit): the preset, a field for every switch of the
+registry, and the rest. A switch that is on in a preset is turned off by its `--no-...` flag."""
+
+Switches = make_dataclass(
+    "Switches", [("allow_self_touch", bool, False),
+                 *((s.name, type(s.on), s.value_in(DEFAULT_PRESET)) for s in REGISTRY)],
+    frozen=True)
+Switches.__module__ = __name__
+Switches.__doc__ = "What the search does: the rule and each switch (defaults: the default preset)."
+
+
+def configure(preset: str, given: dict[str, Any]) -> dict[str, Any]:
+    """The switches in effect: the preset's, overridden by those given."""
+    if preset not in PRESETS:
+        raise UsageError(f"unknown preset {preset!r}; choose from {', '.join(PRESETS)}")
+    unknown = set(given) - set(SWITCHES)
+    if unknown:
+        raise UsageError(f"unknown search option {sorted(unknown)[0]!r}")
+    check_options(SearchOptions, given)
+    return {"preset": preset, **PRESETS[preset], **given}
+
+
+def switches_of(config: dict[str, Any], allow_self_touch: bool = False) -> Switches:
+    """The `Switches` of a configuration (see `configure`)."""
+    return Switches(allow_self_touch, **{name: config[name] for name in SWITCHES})
+
+
+def for_kinds(switches: Switches, kinds: frozenset[str]) -> Switches:
+    """The switches with those that do not hold on a board of these kinds turned off."""
+    return replace(switches, **{s.name: s.off for s in REGISTRY if not s.holds_for(kinds)})

@@ -1,0 +1,70 @@
+"""Every switch of the best-first search in one registry: the checks that prune states (a
+module each), the rules of the link propagation, and the search's choices (`choices.py`).
+
+Each module of this package declares `SWITCHES`, a tuple of `Switch`; `REGISTRY` gathers them
+in their `order`. `flowsat.search.options` makes from it the backend's options (a field per
+switch, hence its command-line flag), the `Switches` the problem reads, the presets and the
+`pruned_*` stats, and the problem runs the checks that are on and hold for its board's kinds.
+Adding a check is adding a module here.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from flowsat.options import Bounds
+
+PRESET_NAMES = ("2016", "full")  # the presets, described in `flowsat.search.options`
+KINDS = ("square", "holes", "walls", "bridges", "hex", "warps")  # every kind of board
+EVERY = frozenset(KINDS)
+# the kinds a switch holds for unless it says otherwise: square boards, with holes and walls or
+# not (a hole is a cell never set in a mask, so the bitboards' shifts see it as off the board;
+# a wall is a link missing from the board's link masks)
+SQUARE = frozenset({"square", "holes", "walls"})
+# a check: given the problem, the function that tells whether a state passes
+Check = Callable[[Any], Callable[[Any], bool]]
+
+
+@dataclass(frozen=True)
+class Switch:
+    """One switch: its name, what it does, where it is on, and (a check) what it prunes."""
+
+    name: str  # the option's name: `solve(..., name=value)`, `config` in JSON, `--no-name`
+    help: str  # what it does when on, for `--help` and the README's table
+    order: int  # checks run in this order (cheapest first); flags are listed in it
+    presets: tuple[str, ...] = PRESET_NAMES  # the presets it is on in
+    on: bool | int = True  # its value when on (an int is a width, 0 is off)
+    kinds: frozenset[str] = SQUARE  # the kinds of board it holds for; off on any other
+    check: Check | None = None  # for a check: the function that tells whether a state passes
+    stat: str = ""  # for a check: the stat counting the states it pruned
+    bounds: Bounds | None = None  # for a width: the values it may take
+
+    @property
+    def off(self) -> bool | int:
+        return False if isinstance(self.on, bool) else 0
+
+    def value_in(self, preset: str) -> bool | int:
+        """Its value in a preset."""
+        return self.on if preset in self.presets else self.off
+
+    def holds_for(self, kinds: frozenset[str]) -> bool:
+        """Whether it holds on a board of these kinds (every one of them)."""
+        return kinds <= self.kinds
+
+
+def gather() -> tuple[Switch, ...]:
+    """The switches of every module of this package, in order."""
+    found: list[Switch] = []
+    for module in pkgutil.iter_modules(__path__):
+        found += importlib.import_module(f"{__name__}.{module.name}").SWITCHES
+    names = [switch.name for switch in found]
+    assert len(set(names)) == len(names), f"a switch is declared twice: {names}"
+    assert all(set(switch.presets) <= set(PRESET_NAMES) for switch in found)
+    return tuple(sorted(found, key=lambda switch: switch.order))
+
+
+REGISTRY = gather()

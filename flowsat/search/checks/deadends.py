@@ -1,0 +1,40 @@
+"""Dead ends: a free cell that a path could enter but never leave.
+
+Kinds: a graph notion, counted here with the square bitboards' shifts and link masks: square
+boards, with holes, walls and warps or not (no bridges: cells entered twice).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from flowsat.search.checks import SQUARE, Switch
+from flowsat.search.state import State
+
+
+def dead_end(stride: int, free: int, ends: int) -> bool:
+    """Some free cell has at most one open neighbor (free, or a head or tail of a flow not
+    yet complete), on a board without walls or warps (by shifts alone)."""
+    o = free | ends
+    a, b, c, d = o << 1, o >> 1, o << stride, o >> stride
+    two = (a & b) | (c & d) | ((a | b) & (c | d))
+    return bool(free & ~two)
+
+
+def dead_end_linked(board, free: int, ends: int) -> bool:
+    """`dead_end` through the board's open links (walls, warps)."""
+    a, b, c, d = board.sides(free | ends)
+    two = (a & b) | (c & d) | ((a | b) & (c | d))
+    return bool(free & ~two)
+
+
+def check(problem) -> Callable[[State], bool]:
+    board = problem.board
+    if board.kinds & {"walls", "warps"}:  # the neighbors through open links
+        return lambda s: not dead_end_linked(board, s.free, s.ends)
+    stride = board.stride
+    return lambda s: not dead_end(stride, s.free, s.ends)
+
+
+SWITCHES = (Switch("deadends", "prune a free cell with at most one open neighbor", 10,
+                   kinds=SQUARE | {"warps"}, check=check, stat="pruned_deadend"),)

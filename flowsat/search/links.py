@@ -1,0 +1,183 @@
+"""Link propagation: the links every solution from a state makes, on bitboards.
+
+A link joins two neighboring cells. Links are masks: horizontal ones (bit i: cells i and i+1)
+and vertical ones (bit i: cells i and i+stride). The rules `Links` applies (each sound in the
+rule mode it runs in) are switched on by the `links`, `squares` and `corners` switches (see
+`flowsat.search.checks.links`); what the search does with the sure links is the problem's
+(`FlowProblem.follow`).
+"""
+
+from __future__ import annotations
+
+from flowsat.search.board import indices
+from flowsat.search.state import Moves, State
+
+Sure = tuple[int, int, int]  # sure horizontal links, sure vertical links, ends with one
+
+
+class Links:
+    """The link propagation of one puzzle's moves."""
+
+    def __init__(self, moves: Moves, squares: bool, corners: bool):
+        self.moves, self.board, self.st = moves, moves.board, moves.board.stride
+        self.sure: Sure = (0, 0, 0)  # of the state last checked (see `FlowProblem.follow`)
+        self.squares = squares and moves.touch
+        self.corners = corners and moves.touch
+        self.inner = self.board.all & ~moves.dots  # the cells that may have to turn
+        across, down = self.board.across, self.board.down  # the 2x2 squares without a wall
+        self.open_squares = across & across >> self.st & down & down >> 1
+        if self.corners:  # corners whose inside diagonal meets no dot
+            self.no_corner = [self.blind(*way) for way in ((1, 1), (1, -1), (-1, 1), (-1, -1))]
+
+    def check(self, s: State) -> bool:
+        """Whether every cell of s can get its links; keeps the sure links in `sure`."""
+        sure = self.propagate(s)
+        if sure is None:
+            return False
+        self.sure = sure
+        return True
+
+    def propagate(self, s: State) -> Sure | None:
+        """The links every solution from s makes, and the open ends with a sure link; None
+        when there is no solution. A free cell needs two links, an open end one; links go
+        between open cells, never between the ends of two flows, nor from a flow's end to a
+        cell that flow may not enter. A cell with only as many possible links as it needs
+        makes them all; a cell with as many sure links as it needs makes no other; without
+        self-touch, a 2x2 square holds at most two links; repeated until nothing changes.
+        Starts from the parent's links (a move only takes links away) and keeps the result in
+        `s.links`."""
+        moves, board, st = self.moves, self.board, self.st
+        free, ends = s.free, s.ends
+        open_ = free | ends
+        if s.links is None:
+            h, v, hs, vs = open_ & board.across, open_ & board.down, 0, 0
+            new, dirty = ends, moves.all_done
+        else:
+            h, v, hs, vs, old = s.links
+            new = ends & ~old
+            dirty = s.dirty | (moves.all_done if any(moves.hinted) else 0)
+        h &= open_ & (open_ >> 1) & ~((new & (ends >> 1)) | (ends & (new >> 1)))
+        v &= open_ & (open_ >> st) & ~((new & (ends >> st)) | (ends & (new >> st)))
+        for c in indices(dirty & ~s.done):  # the flows' ends link only where they may go
+            x, t, legal = s.heads[c], s.tails[c], moves.legal(s, c)
+            bad = board.nbrs[x] & free & ~legal
+            if bad:
+                h, v = unlink(h, v, x, bad, st)
+            bad = board.nbrs[t] & free & (moves.closed[c] | s.near[c])
+            if bad:
+                h, v = unlink(h, v, t, bad, st)
+            if legal >> t & 1 and new & ((1 << x) | (1 << t)):  # may join at once
+                if abs(t - x) == 1:
+                    h |= 1 << min(x, t)
+                else:
+                    v |= 1 << min(x, t)
+        hs &= h
+        vs &= v
+        dh, dv = s.drawn
+        while True:
+            h0, v0, hs0, vs0 = h, v, hs, vs
+            one, two, three = counts(h, v, st)
+            if free & ~two or ends & ~one:
+                return None
+            full = (free & two & ~three) | (ends & one & ~two)  # as many links as needed
+            hs |= h & (full | (full >> 1))
+            vs |= v & (full | (full >> st))
+            one, two, three = counts(hs, vs, st)
+            if free & three or ends & two:
+                return None
+            sat = (free & two) | (ends & one)  # as many sure links as needed
+            h = hs | (h & ~(sat | (sat >> 1)))
+            v = vs | (v & ~(sat | (sat >> st)))
+            if self.squares:  # three links in a 2x2 square: a U-turn
+                sh, sv = hs | dh, vs | dv
+                a, b, c, d = sh, sh >> st, sv, sv >> 1  # top, bottom, left, right of squares
+                two = ((a & b) | (c & d) | ((a | b) & (c | d))) & self.open_squares
+                if ((a & b & (c | d)) | (c & d & (a | b))) & self.open_squares:
+                    return None
+                h &= ~((two | two << st) & ~sh)
+                v &= ~((two | two << 1) & ~sv)
+            if self.corners:
+                h, v, hs, vs = self.turns(h, v, hs | dh, vs | dv, dh, dv)
+                if hs & ~h or vs & ~v:
+                    return None
+            if h == h0 and v == v0 and hs == hs0 and vs == vs0:
+                s.links, s.dirty = (h, v, hs, vs, ends), 0
+                return hs, vs, ends & one
+
+    def blind(self, dr: int, dc: int) -> int:
+        """The cells whose diagonal (dr, dc) meets no dot nor hole (which ends the chain of
+        corners as a dot does) before the edge: row by row from the edge it runs to, each
+        cell's answer is its next cell's."""
+        board, stop = self.board, self.moves.dots | ~self.board.all  # a dot or a hole
+        height, width, st = board.height, board.width, board.stride
+        sees = [False] * (height * st)
+        mask = 0
+        for r in range(height - 1, -1, -1) if dr > 0 else range(height):
+            inside = 0 <= r + dr < height
+            for c in range(width):
+                i = r * st + c
+                j = i + dr * st + dc
+                sees[i] = seen = inside and 0 <= c + dc < width and bool(stop >> j & 1
+                                                                        or sees[j])
+                if not seen:
+                    mask |= 1 << i
+        return mask & board.all
+
+    def turns(self, h: int, v: int, sh: int, sv: int, dh: int, dv: int
+              ) -> tuple[int, int, int, int]:
+        """Corners, without self-touch (h, v possible links; sh, sv sure or drawn; dh, dv
+        drawn): where a path turns, say ┌ at x, the cell q diagonally inside is a dot or turns
+        the same way. (q is next to both of x's neighbors on the path: a link from q to one of
+        them would make q touch the other or close a 2x2 cycle, so q's links go right and
+        down.) Walking inwards, the diagonal must meet a dot before the edge of the board. So
+        a corner whose inside diagonal meets no dot is out: a cell with one of its links loses
+        the other; and a cell that turns makes the cell inside turn too. (A hole on the
+        diagonal ends it as a dot does: no cell there must turn.) Returns h, v and the sure
+        links."""
+        st = self.st
+        r, l_, d, u = sh, sh << 1, sv, sv << st  # cells with a link right, left, down, up
+        rd, ld, ru, lu = self.no_corner  # ┌ ┐ └ ┘
+        v &= ~((r & rd) | (l_ & ld) | ((r & ru) | (l_ & lu)) >> st)
+        h &= ~((d & rd) | (u & ru) | ((d & ld) | (u & lu)) >> 1)
+        free = self.inner
+        rd, ld = (r & d) << (st + 1) & free, (l_ & d) << (st - 1) & free
+        ru, lu = (r & u) >> (st - 1) & free, (l_ & u) >> (st + 1) & free
+        sh |= (rd | ru | (ld | lu) >> 1) & ~dh
+        sv |= (rd | ld | (ru | lu) >> st) & ~dv
+        return h, v, sh & ~dh, sv & ~dv
+
+    def linked(self, x: int, hs: int, vs: int, open_: int) -> int:
+        """An open cell that x has a sure link to, or -1."""
+        st = self.st
+        if hs >> x & 1 and open_ >> (x + 1) & 1:
+            return x + 1
+        if vs >> x & 1 and open_ >> (x + st) & 1:
+            return x + st
+        if x >= 1 and hs >> (x - 1) & 1 and open_ >> (x - 1) & 1:
+            return x - 1
+        if x >= st and vs >> (x - st) & 1 and open_ >> (x - st) & 1:
+            return x - st
+        return -1
+
+
+def counts(h: int, v: int, st: int) -> tuple[int, int, int]:
+    """The cells with at least one, two and three of the links h (horizontal) and v
+    (vertical)."""
+    r, l_, d, u = h, h << 1, v, v << st
+    one = r | l_ | d | u
+    two = (r & l_) | (d & u) | ((r | l_) & (d | u))
+    three = (r & l_ & (d | u)) | (d & u & (r | l_))
+    return one, two, three
+
+
+def unlink(h: int, v: int, x: int, cells: int, st: int) -> tuple[int, int]:
+    """The links h (horizontal) and v (vertical) less those between x and the cells."""
+    if cells >> (x + 1) & 1:
+        h &= ~(1 << x)
+    if x >= 1 and cells >> (x - 1) & 1:
+        h &= ~(1 << (x - 1))
+    if cells >> (x + st) & 1:
+        v &= ~(1 << x)
+    if x >= st and cells >> (x - st) & 1:
+        v &= ~(1 << (x - st))
+    return h, v
