@@ -15,11 +15,13 @@ Variables are handed out in consecutive named blocks (an explicit scheme in plac
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from functools import cached_property
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
 
 import numpy as np
 from pysat.formula import IDPool
 
+from flowsat.puzzle.board import Board
 from flowsat.puzzle.model import Cell, Puzzle
 from flowsat.puzzle.rules import DEFAULT_RULES, Rules
 from flowsat.sat import card
@@ -37,32 +39,17 @@ class Encoder:
         self.board = board = puzzle.board
         self.plain = board.plain
         self.height, self.width = puzzle.height, puzzle.width
-        bridges = sorted(board.bridges)
-        self.second = {b: board.size + k for k, b in enumerate(bridges)}  # bridge -> 2nd pass
-        self.size = board.size + len(bridges)  # node numbers 0 .. size - 1 (holes unused)
-        self.home = list(range(board.size)) + bridges  # the cell number of each node
-        self.on = [*board.on_board, *[True] * len(bridges)]
-        self.nodes = [i for i in range(self.size) if self.on[i]]
+        self.graph = g = graph(board)
+        self.second, self.size, self.home, self.on, self.nodes = (
+            g.second, g.size, g.home, g.on, g.nodes)
+        self.second_pass, self.edges, self.neighbors, self.toward = (
+            g.second_pass, g.edges, g.neighbors, g.toward)
+        self.edge_array, self.toward_array = g.edge_array, g.toward_array
         self.colors = puzzle.colors
         self.dot = [-1] * self.size  # color index of the dot on each node, -1 when empty
         for k, ends in enumerate(puzzle.dots.values()):
             for cell in ends:
                 self.dot[self.index(cell)] = k
-        self.second_pass = {(b, n): self.second[b] for b in bridges for n in board.axes[b][1]}
-        self.edges = [tuple(sorted((self.node(i, j), self.node(j, i))))
-                      for i, j in board.link_list] if bridges else board.link_list
-        if bridges:  # each pass its own neighbors
-            self.neighbors: list[list[int]] = [[] for _ in range(self.size)]
-            for i, j in self.edges:
-                self.neighbors[i].append(j)
-                self.neighbors[j].append(i)
-        else:  # in the board's direction order
-            self.neighbors = [list(n) for n in board.neighbors]
-        self.toward = ({d: [None if n is None or i in board.bridges or n in board.bridges
-                            else n for i, n in enumerate(board.toward[name])]
-                        + [None] * len(bridges) if bridges else board.toward[name]
-                        for d, name in DIRECTION.items()}
-                       if board.shape == "square" else {})  # the neighbor each way, or None
         self.top = 0
         self.blocks: list[tuple[int, str, Sequence[object]]] = []  # (first var, kind, keys)
         self.clauses: list[list[int]] = []
@@ -126,17 +113,6 @@ class Encoder:
         """`dot` as an array: each node's color index, -1 when it has no dot."""
         return np.array(self.dot, dtype=np.int64)
 
-    @cached_property
-    def edge_array(self) -> np.ndarray:
-        """`edges` as an (L, 2) array."""
-        return np.array(self.edges, dtype=np.int64).reshape(-1, 2)
-
-    @cached_property
-    def toward_array(self) -> dict[tuple[int, int], np.ndarray]:
-        """`toward` as arrays, -1 where there is no neighbor (square boards)."""
-        return {d: np.array([-1 if n is None else n for n in ns], dtype=np.int64)
-                for d, ns in self.toward.items()}
-
     def _card(self, clauses_of, lits: list[int], k: int) -> None:
         if self.card_method == "pairwise":
             self.clauses += clauses_of(lits, k, "pairwise", None)
@@ -167,3 +143,82 @@ class Keys(Sequence):
         if not 0 <= t < self.n:
             raise IndexError(t)
         return self.key(t)
+
+
+@dataclass(frozen=True)
+class Graph:
+    """What the encoder derives from a board alone (its nodes, edges and neighbors, as lists
+    and arrays), made once per board and shared, read only, by every puzzle on it."""
+
+    second: dict[int, int]  # bridge cell -> the node of its second pass
+    size: int  # node numbers 0 .. size - 1 (holes unused)
+    home: list[int]  # the cell number of each node
+    on: list[bool]
+    nodes: list[int]
+    second_pass: dict[tuple[int, int], int]
+    edges: list[tuple[int, int]]
+    neighbors: list[list[int]] | tuple[tuple[int, ...], ...]
+    toward: dict[tuple[int, int], Sequence[int | None]]  # the neighbor each way, or None
+    edge_array: np.ndarray  # `edges` as an (L, 2) array
+    toward_array: dict[tuple[int, int], np.ndarray]  # `toward`, -1 where there is none
+    toward_edge: dict[tuple[int, int], np.ndarray]  # the row of `edges` each way, or -1
+    incident_rows: np.ndarray  # each node's rows of `edges`, in edge order, padded with -1
+    degree: np.ndarray  # each node's number of edges
+    on_array: np.ndarray  # `on` as a bool array
+
+
+@lru_cache(maxsize=64)
+def graph(board: Board) -> Graph:
+    """The encoder's graph of a board (see the module docstring)."""
+    bridges = sorted(board.bridges)
+    second = {b: board.size + k for k, b in enumerate(bridges)}
+    size = board.size + len(bridges)
+    on = [*board.on_board, *[True] * len(bridges)]
+    second_pass = {(b, n): second[b] for b in bridges for n in board.axes[b][1]}
+    edges = ([tuple(sorted((second_pass.get((i, j), i), second_pass.get((j, i), j))))
+              for i, j in board.link_list] if bridges else board.link_list)
+    if bridges:  # each pass its own neighbors
+        neighbors: list[list[int]] = [[] for _ in range(size)]
+        for i, j in edges:
+            neighbors[i].append(j)
+            neighbors[j].append(i)
+    else:  # in the board's direction order
+        neighbors = board.neighbors
+    toward = ({d: [None if n is None or i in board.bridges or n in board.bridges
+                   else n for i, n in enumerate(board.toward[name])]
+               + [None] * len(bridges) if bridges else board.toward[name]
+               for d, name in DIRECTION.items()}
+              if board.shape == "square" else {})
+    edge_array = np.array(edges, dtype=np.int64).reshape(-1, 2)
+    toward_array = {d: np.array([-1 if n is None else n for n in ns], dtype=np.int64)
+                    for d, ns in toward.items()}
+    return Graph(second, size, list(range(board.size)) + bridges, on,
+                 [i for i in range(size) if on[i]], second_pass, edges, neighbors, toward,
+                 edge_array, toward_array, edge_rows(edge_array, toward_array, size),
+                 *incidence(edge_array, size), np.array(on, dtype=bool))
+
+
+def incidence(edge_array: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each node's rows of the edges, in edge order (padded with -1), and its degree."""
+    ends, rows = edge_array.ravel(), np.repeat(np.arange(len(edge_array)), 2)
+    order = np.argsort(ends, kind="stable")  # by node, then by edge
+    nodes, rows = ends[order], rows[order]
+    count = np.bincount(nodes, minlength=size)
+    slot = np.arange(len(nodes)) - (np.cumsum(count) - count)[nodes]
+    matrix = np.full((size, max(int(count.max(initial=0)), 1)), -1, dtype=np.int64)
+    matrix[nodes, slot] = rows
+    return matrix, count
+
+
+def edge_rows(edge_array: np.ndarray, toward_array: dict[tuple[int, int], np.ndarray],
+              size: int) -> dict[tuple[int, int], np.ndarray]:
+    """For each direction, the row of the edge from each node that way, -1 where none."""
+    edges = edge_array[:, 0] * size + edge_array[:, 1]
+    order = np.argsort(edges)
+    found = {}
+    for direction, n in toward_array.items():
+        i = np.arange(size)
+        keys = np.minimum(i, n) * size + np.maximum(i, n)
+        at = order[np.searchsorted(edges[order], keys).clip(0, max(len(edges) - 1, 0))]
+        found[direction] = np.where((n >= 0) & (edges[at] == keys), at, -1)
+    return found

@@ -70,6 +70,7 @@ def measured(spec: Spec, colors: int, rules: Rules
                  for rows in PROBE_FREE_ROWS)
 
 
+@cache
 def probe(colors: int, free_rows: int) -> Puzzle:
     """A board PROBE_WIDTH wide: the colors' dots in reading order (each color's second dot
     `colors` cells after its first), then `free_rows` rows of free cells."""

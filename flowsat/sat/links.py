@@ -196,15 +196,8 @@ class Edges:
         """A dot has exactly one linked edge, another cell two: the direct clauses of every
         node at once, its edges in edge order, nodes grouped by their number of edges."""
         enc = self.enc
-        ends, var = enc.edge_array.ravel(), np.repeat(self.var_array, 2)
-        order = np.argsort(ends, kind="stable")  # by node, then by edge
-        nodes, var = ends[order], var[order]
-        count = np.bincount(nodes, minlength=enc.size)
-        slot = np.arange(len(nodes)) - (np.cumsum(count) - count)[nodes]
-        matrix = np.zeros((enc.size, max(int(count.max(initial=0)), 1)), dtype=np.int64)
-        matrix[nodes, slot] = var
-        on = np.zeros(enc.size, dtype=bool)
-        on[enc.nodes] = True
+        matrix = np.append(self.var_array, 0)[enc.graph.incident_rows]
+        count, on = enc.graph.degree, enc.graph.on_array
         need = np.where(enc.dots >= 0, 1, 2)
         for n in np.unique(count[on]):
             for k in (1, 2):
@@ -292,16 +285,8 @@ class Edges:
     @cached_property
     def toward_vars(self) -> dict[tuple[int, int], np.ndarray]:
         """The edge variable each way from each node, 0 where there is none."""
-        enc = self.enc
-        edges = enc.edge_array[:, 0] * enc.size + enc.edge_array[:, 1]
-        order = np.argsort(edges)
-        found = {}
-        for direction, n in enc.toward_array.items():
-            i = np.arange(enc.size)
-            keys = np.minimum(i, n) * enc.size + np.maximum(i, n)
-            at = order[np.searchsorted(edges[order], keys).clip(0, max(len(edges) - 1, 0))]
-            found[direction] = np.where((n >= 0) & (edges[at] == keys), self.var_array[at], 0)
-        return found
+        var = np.append(self.var_array, 0)  # row -1 (no edge): 0
+        return {d: var[rows] for d, rows in self.enc.graph.toward_edge.items()}
 
     def links(self, model: Model) -> list[tuple[int, int]]:
         on = np.asarray(model)[self.var_array - 1] > 0
