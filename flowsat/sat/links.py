@@ -169,7 +169,6 @@ class Edges:
         edges = enc.edges
         self.vars = enc.new_vars("edge", Keys(len(edges), lambda t: (enc.cell(edges[t][0]),
                                                                       enc.cell(edges[t][1]))))
-        self.index = dict(zip(edges, self.vars, strict=True))
         self.var_array = np.arange(1, len(edges) + 1, dtype=np.int64) + (self.vars[0] - 1
                                                                          if edges else 0)
         if self.fill_all:
@@ -182,6 +181,11 @@ class Edges:
                     self.none_or_two(self.incident[i])
         self._apart = None if self.fill_all else self.apart_when_used()  # (made when asked)
         self.couple_colors(cells, rules.self_touch or lazy_touch)
+
+    @cached_property
+    def index(self) -> dict[tuple[int, int], int]:
+        """Each edge's variable (made when first asked: the default route seldom needs it)."""
+        return dict(zip(self.enc.edges, self.vars, strict=True))
 
     @cached_property
     def incident(self) -> list[list[int]]:

@@ -3,12 +3,14 @@ and `links.corner`): deductions before solving, 2x2 squares, and the uniqueness 
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import combinations
 
 import numpy as np
 
+from flowsat.puzzle.board import Board
 from flowsat.puzzle.rules import Rules
-from flowsat.sat.encoder import DOWN, RIGHT, Encoder
+from flowsat.sat.encoder import DOWN, RIGHT, Encoder, graph
 from flowsat.sat.links import CORNERS, TYPES
 
 
@@ -103,18 +105,14 @@ def corner_rules(enc: Encoder, links, active: int) -> list[list[int]]:
     x, as the proof says. Warps change nothing in it: they only give border cells neighbors."""
     if not enc.toward or not enc.rules.fill_all:
         return []
-    step, dot, clauses = enc.toward_array, enc.dots, []
+    dot, clauses = enc.dots, []
     for glyph in CORNERS:
-        first, second = TYPES[glyph]
         nodes, here = links.corners(glyph)
         there = np.zeros((enc.size, here.shape[1]), dtype=np.int64)
         has = np.zeros(enc.size, dtype=bool)
         there[nodes], has[nodes] = here, True  # the same turn at the inside cell
-        # q, the cell inside: joined by open links to both cells the corner links (a and b),
-        # none of them a bridge (`step` knows no bridge), and no dot
-        a, b = step[first][nodes], step[second][nodes]
-        q = np.where(a >= 0, step[second][a], -1)
-        keep = (q >= 0) & (q == np.where(b >= 0, step[first][b], -2))
+        q = inside_cells(enc.board, *TYPES[glyph])[nodes]  # and no dot there
+        keep = q >= 0
         keep[keep] = dot[q[keep]] < 0
         nodes, here, q = nodes[keep], here[keep], q[keep]
         turn = np.column_stack((np.full(len(nodes), -active), -here))
@@ -122,3 +120,14 @@ def corner_rules(enc: Encoder, links, active: int) -> list[list[int]]:
         for y in there[q[has[q]]].T:
             clauses += np.column_stack((turn[has[q]], y)).tolist()
     return clauses
+
+
+@lru_cache(maxsize=64)
+def inside_cells(board: Board, first: tuple[int, int], second: tuple[int, int]) -> np.ndarray:
+    """For each node x, the cell q inside a corner at x that links `first` to a and `second`
+    to b: joined by open links to both a and b, none of them a bridge (`toward_array` knows
+    no bridge); -1 where there is none."""
+    step = graph(board).toward_array
+    a, b = step[first], step[second]
+    q = np.where(a >= 0, step[second][a], -1)
+    return np.where((q >= 0) & (q == np.where(b >= 0, step[first][b], -2)), q, -1)
