@@ -6,6 +6,8 @@ width * height up): a bridge cell's first pass (across) is its own node, its sec
 down) the extra one, each joined only by the two opposite links of its way, so that every
 family sees a bridge as two cells of degree two, each with a color of its own. On a plain
 square board the graph, its link order and so every variable's number are those of the grid.
+What depends on the board alone (nodes, edges, neighbors and their arrays) is made once per
+board by `graph(board)` and shared, read only, by every puzzle on it.
 
 Variables are handed out in consecutive named blocks (an explicit scheme in place of
 `IDPool.id`, which costs about 2 µs a variable: a fifth of the time budget of a 14x14 puzzle);
@@ -167,7 +169,7 @@ class Graph:
     on_array: np.ndarray  # `on` as a bool array
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=16)  # the boards of a set's few sizes; each far smaller than its formula
 def graph(board: Board) -> Graph:
     """The encoder's graph of a board (see the module docstring)."""
     bridges = sorted(board.bridges)

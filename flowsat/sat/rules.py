@@ -122,7 +122,7 @@ def corner_rules(enc: Encoder, links, active: int) -> list[list[int]]:
     return clauses
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=64)  # 4 corners of graph()'s boards
 def inside_cells(board: Board, first: tuple[int, int], second: tuple[int, int]) -> np.ndarray:
     """For each node x, the cell q inside a corner at x that links `first` to a and `second`
     to b: joined by open links to both a and b, none of them a bridge (`toward_array` knows
