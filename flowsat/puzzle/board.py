@@ -35,7 +35,7 @@ even (0-based), (r-1, c±1) when c is odd: even columns sit half a cell lower.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 import numpy as np
 
@@ -68,7 +68,9 @@ class Board:
 
     @classmethod
     def square(cls, width: int, height: int) -> Board:
-        return cls(width, height)
+        """The plain board of that size: one instance per size, so that what it derives
+        (links, neighbors, link_index) is made once for all the puzzles of that size."""
+        return plain_board(width, height)
 
     # -- description -----------------------------------------------------------------------
 
@@ -252,3 +254,8 @@ class Board:
             return c + 0.5, r + 0.5
         radius = 3 ** -0.5  # flat-topped hexagons one cell high: columns 1.5 radii apart
         return radius * (1 + 1.5 * c), r + 0.5 + 0.5 * (c % 2 == 0)
+
+
+@lru_cache(maxsize=64)
+def plain_board(width: int, height: int) -> Board:
+    return Board(width, height)

@@ -36,7 +36,7 @@ class Puzzle:
 
     def __post_init__(self) -> None:
         if self.board is None:
-            object.__setattr__(self, "board", Board(self.width, self.height))
+            object.__setattr__(self, "board", Board.square(self.width, self.height))
         elif (self.board.width, self.board.height) != (self.width, self.height):
             raise ValueError(f"board {self.board.width}x{self.board.height} does not fit rows "
                              f"{self.width}x{self.height}")
