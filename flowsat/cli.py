@@ -265,6 +265,7 @@ def solve(
     **given: object,
 ) -> None:
     options = backend_options(given)  # only what was given goes to the backend
+    rules = Rules(allow_self_touch, fill_all=not allow_empty)
     if program_format:
         options["program_format"] = program_format.value
     if timeout is None and fmt is SolveFormat.text and can_stop(options.get("solver")):
@@ -283,21 +284,20 @@ def solve(
     for file in files:
         for item in read_puzzles(file, max_cells):
             if isinstance(item, PuzzleError):
-                report_error(item, fmt, backend, allow_self_touch)
+                report_error(item, fmt, backend, rules)
                 worst = max(worst, EXIT["input"])
                 continue
             replay = Replay(item, delay=delay, fast=fast, color=color,
                             show_cycles=show_cycles) if replaying else None
-            result = run_one(item, backend, options, Rules(allow_self_touch, not allow_empty),
-                             timeout, replay)
+            result = run_one(item, backend, options, rules, timeout, replay)
             if isinstance(result, PuzzleError):  # a --hint file that does not fit the puzzle
-                report_error(result, fmt, backend, allow_self_touch)
+                report_error(result, fmt, backend, rules)
                 worst = max(worst, EXIT["input"])
                 continue
             solution = result.paths if result.status == "solved" else None
             if replay:
                 replay.play(solution)
-            emit(item, result, backend, fmt, color, quiet, allow_self_touch, not allow_empty)
+            emit(item, result, backend, fmt, color, quiet, rules)
             if pics:
                 save(pics, item, solution)
             worst = max(worst, EXIT[blame(result.status, backend) or result.status])
@@ -614,15 +614,13 @@ def run_one(puzzle: Puzzle, backend: str, options: dict, rules: Rules,
 
 
 def emit(puzzle: Puzzle, result: Result, backend: str, fmt: SolveFormat, color: bool,
-         quiet: bool, allow_self_touch: bool, fill_all: bool = True) -> None:
+         quiet: bool, rules: Rules) -> None:
     if fmt is SolveFormat.json:
-        typer.echo(json.dumps(to_record(puzzle, result, backend,
-                                        allow_self_touch=allow_self_touch, fill_all=fill_all),
-                              separators=(",", ":")))
+        typer.echo(json.dumps(to_record(puzzle, result, backend, rules), separators=(",", ":")))
     elif fmt is SolveFormat.rows:
         typer.echo(answer_rows(puzzle, result))
     else:
-        typer.echo(summary(puzzle, result, backend, allow_self_touch))
+        typer.echo(summary(puzzle, result, backend, rules.self_touch))
         if result.status == "solved" and not quiet:
             typer.echo(draw(puzzle, result.paths, color) + "\n", color=color)
     sys.stdout.flush()
@@ -678,12 +676,10 @@ def input_error(err: Exception | str) -> NoReturn:
     raise typer.Exit(EXIT["input"])
 
 
-def report_error(err: PuzzleError, fmt: SolveFormat, backend: str,
-                 allow_self_touch: bool) -> None:
+def report_error(err: PuzzleError, fmt: SolveFormat, backend: str, rules: Rules) -> None:
     typer.echo(str(err), err=True)
     if fmt is SolveFormat.json:
-        typer.echo(json.dumps(error_record(err.file, err.index, str(err), backend,
-                                           allow_self_touch=allow_self_touch),
+        typer.echo(json.dumps(error_record(err.file, err.index, str(err), backend, rules),
                               separators=(",", ":")))
 
 

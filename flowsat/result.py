@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from flowsat.puzzle.model import Paths, Puzzle, solution_grid
+from flowsat.puzzle.rules import Rules
 
 Status = Literal["solved", "unsolvable", "timeout", "limit", "error", "wrong"]
 STATUSES: tuple[Status, ...] = ("solved", "unsolvable", "timeout", "limit", "error", "wrong")
@@ -33,19 +34,13 @@ class BackendError(Exception):
     crashed or answered nonsense): the puzzle's status is `error`, the run goes on."""
 
 
-def rules(allow_self_touch: bool, fill_all: bool = True) -> dict[str, bool]:
-    """The rules a puzzle was answered under, as every JSON record states them."""
-    return {"self_touch": allow_self_touch, "fill_all": fill_all}
-
-
-def to_record(puzzle: Puzzle, result: Result, backend: str, *,
-              allow_self_touch: bool, fill_all: bool = True) -> dict[str, Any]:
+def to_record(puzzle: Puzzle, result: Result, backend: str, rules: Rules) -> dict[str, Any]:
     """The JSON object of one answer: file, index, status, backend, rules, grid, paths, ..."""
     solved = result.status == "solved" and result.paths is not None
     return {
         "file": puzzle.file, "index": puzzle.index, **board_fields(puzzle),
         "status": result.status, "backend": backend,
-        "rules": rules(allow_self_touch, fill_all), "encoding": result.config.get("encoding"),
+        "rules": rules.record(), "encoding": result.config.get("encoding"),
         "solver": result.config.get("solver"),
         "grid": solution_grid(puzzle, result.paths) if solved else list(puzzle.rows),
         "paths": {c: [list(cell) for cell in path] for c, path in result.paths.items()}
@@ -61,9 +56,9 @@ def board_fields(puzzle: Puzzle) -> dict[str, Any]:
             **({"kind": puzzle.kind} if not puzzle.board.plain else {})}
 
 
-def error_record(file: str, index: int | None, message: str, backend: str, *,
-                 allow_self_touch: bool) -> dict[str, Any]:
+def error_record(file: str, index: int | None, message: str, backend: str,
+                 rules: Rules) -> dict[str, Any]:
     """The JSON object for an input that could not be read as a puzzle."""
     return {"file": file, "index": index, "status": "error", "backend": backend,
-            "rules": rules(allow_self_touch), "encoding": None, "solver": None, "grid": None,
+            "rules": rules.record(), "encoding": None, "solver": None, "grid": None,
             "paths": None, "stats": {}, "error": message}

@@ -19,5 +19,9 @@ class Rules:
         """A short name, e.g. for reports: 'no-touch', 'touch', 'no-touch,empty'."""
         return ("touch" if self.self_touch else "no-touch") + ("" if self.fill_all else ",empty")
 
+    def record(self) -> dict[str, bool]:
+        """The rules as every JSON record states them: which puzzle was answered."""
+        return {"self_touch": self.self_touch, "fill_all": self.fill_all}
+
 
 DEFAULT_RULES = Rules()
