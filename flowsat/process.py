@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import os
 import resource
+import shlex
 import shutil
 import signal
 import subprocess
@@ -48,11 +49,24 @@ class Finished:
         return f"exit status {self.returncode}"
 
 
-def check_program(argv: list[str], what: str = "program") -> None:
-    """A UsageError unless the command names a program that can be run."""
-    if not argv or shutil.which(argv[0]) is None:
-        raise UsageError(f"{what} {argv[0] if argv else '(empty command)'!r} is not a program "
-                         f"on PATH or a runnable file")
+def command_words(command: str, what: str) -> list[str]:
+    """The words of a command line, checked: not empty, quotes closed, the program found and
+    executable; a UsageError naming what is wrong otherwise."""
+    try:
+        argv = shlex.split(command)
+    except ValueError as err:
+        raise UsageError(f"{what} {command!r}: {err}") from None
+    if not argv:
+        raise UsageError(f"{what} is empty: give a command, e.g. 'cadical -q'")
+    program = argv[0]
+    if os.sep in program:
+        if not os.path.exists(program):
+            raise UsageError(f"{what} {program!r} is not a program: no such file")
+        if os.path.isdir(program) or not os.access(program, os.X_OK):
+            raise UsageError(f"{what} {program!r} is not an executable file")
+    elif shutil.which(program) is None:
+        raise UsageError(f"{what} {program!r} is not a program on PATH")
+    return argv
 
 
 def run_program(argv: list[str], stdin: Path | None = None,

@@ -16,11 +16,10 @@ from typer.testing import CliRunner
 
 from flowsat.checker import InvalidSolution, problems
 from flowsat.cli import app
-from flowsat.generate.filling import random_pieces
+from flowsat.generate.filling import puzzle_of, random_pieces
 from flowsat.generate.layout import Layout
 from flowsat.generate.make import (
     LABELS,
-    as_puzzle,
     default_colors,
     join_to,
     make_puzzle,
@@ -39,7 +38,7 @@ from tests.conftest import ROOT
 def prover(allow_self_touch: bool = False):
     def prove(layout: Layout):
         known = layout.lettered(LABELS)
-        return check_unique(as_puzzle(known, layout.height, layout.width), known=known,
+        return check_unique(puzzle_of(known, layout.height, layout.width), known=known,
                             rules=Rules(self_touch=allow_self_touch))
     return prove
 
@@ -50,7 +49,7 @@ def assert_covers(layout: Layout) -> None:
     assert sorted(cells) == [(r, c) for r in range(layout.height) for c in range(layout.width)]
     assert all(layout.owner[cell] == k for k, path in layout.paths.items() for cell in path)
     paths = layout.lettered(LABELS)
-    assert problems(as_puzzle(paths, layout.height, layout.width), paths) == []
+    assert problems(puzzle_of(paths, layout.height, layout.width), paths) == []
 
 
 def test_layout_edits_keep_a_cover_that_obeys_the_rule():

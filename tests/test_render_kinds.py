@@ -11,7 +11,7 @@ import pytest
 from flowsat.checker import problems
 from flowsat.puzzle import Board, Puzzle, Rules, read_puzzles
 from flowsat.puzzle.board import OPPOSITE
-from flowsat.render.animate import fits
+from flowsat.render.animate import height_if_fits
 from flowsat.render.geometry import OVER, outline, side, steps
 from flowsat.render.palette import BACKGROUND, palette
 from flowsat.render.svg import GAP, PIPE, STUB, WALL, WALL_RGB, Canvas, svg
@@ -314,7 +314,7 @@ def test_the_terminal_draws_a_hexagonal_board_as_a_honeycomb_of_letters():
                     letter((r, c))
                 assert there == want, (r, c)
         assert "--svg" in note and "--png" in note and level.kind in note
-    assert not fits(level)  # not replayed
+    assert height_if_fits(level) is None  # not replayed
 
 
 # -- the command line -------------------------------------------------------------------------

@@ -14,8 +14,9 @@ from dataclasses import replace
 from itertools import pairwise
 
 from flowsat.checker import problems
+from flowsat.generate.filling import puzzle_of
 from flowsat.puzzle.board import Board
-from flowsat.puzzle.model import EMPTY, Paths, Puzzle
+from flowsat.puzzle.model import Paths, Puzzle
 from flowsat.puzzle.packs import LABELS
 from flowsat.puzzle.rules import DEFAULT_RULES, Rules
 
@@ -39,11 +40,7 @@ def level_of(board: Board, walks: list[list[int]], **kw) -> tuple[Puzzle, Paths]
     if len(walks) > len(LABELS):
         raise ValueError(f"{len(walks)} paths: more than {len(LABELS)} labels")
     paths = {LABELS[k]: [board.cell(i) for i in w] for k, w in enumerate(walks)}
-    grid = [[EMPTY] * board.width for _ in range(board.height)]
-    for color, path in paths.items():
-        for r, c in (path[0], path[-1]):
-            grid[r][c] = color
-    return Puzzle(tuple("".join(row) for row in grid), board=board, **kw), paths
+    return puzzle_of(paths, board.height, board.width, board=board, **kw), paths
 
 
 def unused_links(board: Board, walks: list[list[int]]) -> set[tuple[int, int]]:

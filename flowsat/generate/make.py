@@ -24,9 +24,9 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from flowsat.generate.filling import LETTERS as FILE_LABELS
-from flowsat.generate.filling import random_pieces
+from flowsat.generate.filling import puzzle_of, random_pieces
 from flowsat.generate.layout import Layout, Link
-from flowsat.puzzle.model import EMPTY, Paths, Puzzle
+from flowsat.puzzle.model import Paths, Puzzle
 from flowsat.puzzle.rules import Rules
 from flowsat.render.palette import PALETTE
 from flowsat.unique import Uniqueness, check_unique
@@ -80,7 +80,7 @@ def make_puzzle(height: int, width: int, seed: int, colors: tuple[int, int],
             raise Stopped(f"seed {seed}: stopped at the deadline after {proofs} proofs")
         proofs += 1
         known = layout.lettered(LABELS)
-        return check_unique(as_puzzle(known, height, width), known=known,
+        return check_unique(puzzle_of(known, height, width), known=known,
                             rules=Rules(self_touch=allow_self_touch), max_conflicts=max_conflicts)
 
     for candidate in range(1, candidates + 1):
@@ -96,17 +96,9 @@ def make_puzzle(height: int, width: int, seed: int, colors: tuple[int, int],
         join_to(layout, target, rng, prove)
         if colors[0] <= len(layout) <= colors[1]:
             solution = layout.lettered(LETTERS)
-            return Made(as_puzzle(solution, height, width), solution, seed, candidate, proofs,
+            return Made(puzzle_of(solution, height, width), solution, seed, candidate, proofs,
                         round(time.perf_counter() - start, 3))
     return None
-
-
-def as_puzzle(paths: Paths, height: int, width: int) -> Puzzle:
-    rows = [[EMPTY] * width for _ in range(height)]
-    for letter, path in paths.items():
-        for r, c in (path[0], path[-1]):
-            rows[r][c] = letter
-    return Puzzle(tuple("".join(row) for row in rows))
 
 
 def split_to(layout: Layout, target: int, rng: random.Random) -> None:

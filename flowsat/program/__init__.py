@@ -12,11 +12,10 @@ program's whole life, from its start to its exit: what a user of the program wai
 
 from __future__ import annotations
 
-import shlex
 import tempfile
 from pathlib import Path
 
-from flowsat.process import Finished, check_program, run_program
+from flowsat.process import Finished, command_words, run_program
 from flowsat.program.answer import Unreadable, Untraceable, read_answer, shorten, trace
 from flowsat.puzzle.formats import puzzle_text
 from flowsat.puzzle.model import Puzzle
@@ -78,12 +77,7 @@ def program_argv(command: str, program_format: str = "numberlink") -> list[str]:
     if program_format not in FORMATS:
         raise UsageError(f"unknown program format {program_format!r}; choose from "
                          f"{', '.join(FORMATS)}")
-    try:
-        argv = shlex.split(command)
-    except ValueError as err:
-        raise UsageError(f"cannot read the program's command {command!r}: {err}") from None
-    check_program(argv, "solver program")
-    return argv
+    return command_words(command, "solver program")
 
 
 def failure(how: str, stderr: str) -> str:

@@ -87,9 +87,9 @@ class Replay:
     def play(self, solution: Paths | None) -> None:
         """Show the frames in place, one after the other, then erase them."""
         frames = self.shown(solution)
-        if not frames or not fits(self.puzzle):
+        rows = height_if_fits(self.puzzle)
+        if not frames or rows is None:
             return
-        rows = len(draw(self.puzzle).split("\n")) + 1
         for k, frame in enumerate(frames, 1):
             text = f"{self.caption(frame, k, len(frames))}\n{self.board(frame)}"
             self.out.write(("" if k == 1 else f"\r\x1b[{rows}A")
@@ -116,9 +116,10 @@ def starts(path: list[Cell]) -> dict[int, list[Cell]]:
             for part in (way[:k] for k in range(1, len(way) + 1))}
 
 
-def fits(puzzle: Puzzle) -> bool:
-    """Whether the board is drawn in text and fits the terminal with its caption (else cursor
-    moves would garble)."""
+def height_if_fits(puzzle: Puzzle) -> int | None:
+    """The lines a frame takes (the board and its caption) when the board is drawn in text and
+    fits the terminal; None otherwise (cursor moves would garble)."""
     size, lines = shutil.get_terminal_size(), draw(puzzle).split("\n")
-    return (puzzle.board.shape == "square" and max(map(len, lines)) <= size.columns
+    fits = (puzzle.board.shape == "square" and max(map(len, lines)) <= size.columns
             and len(lines) + 1 < size.lines)
+    return len(lines) + 1 if fits else None

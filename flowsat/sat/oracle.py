@@ -16,9 +16,6 @@ runs only without a deadline.
 from __future__ import annotations
 
 import importlib.util
-import os
-import shlex
-import shutil
 import tempfile
 import threading
 import time
@@ -32,7 +29,7 @@ import pysolvers
 from pysat.solvers import NoSuchSolverError, Solver, SolverNames
 
 from flowsat.deadline import shielded
-from flowsat.process import Finished, run_program
+from flowsat.process import Finished, command_words, run_program
 from flowsat.result import BackendError, UsageError
 from flowsat.sat.dimacs import full_model, read_answer, write_dimacs
 
@@ -74,26 +71,6 @@ def open_oracle(name: str, clauses: list[list[int]]) -> Oracle | FromScratch:
     if name.startswith(EXTERNAL):
         return External(name, clauses)
     return Picosat(name, clauses) if name in OTHER_SOLVERS else Oracle(name, clauses)
-
-
-def command_words(command: str, what: str) -> list[str]:
-    """The words of a command line, checked: not empty, quotes closed, the program found and
-    executable; a UsageError naming what is wrong otherwise."""
-    try:
-        argv = shlex.split(command)
-    except ValueError as err:
-        raise UsageError(f"{what} {command!r}: {err}") from None
-    if not argv:
-        raise UsageError(f"{what} is empty: give a command, e.g. 'cadical -q'")
-    program = argv[0]
-    if os.sep in program:
-        if not os.path.exists(program):
-            raise UsageError(f"{what} {program!r}: no such file")
-        if os.path.isdir(program) or not os.access(program, os.X_OK):
-            raise UsageError(f"{what} {program!r} is not an executable file")
-    elif shutil.which(program) is None:
-        raise UsageError(f"{what} {program!r} is not a program on PATH")
-    return argv
 
 
 # PySAT's C functions that add one clause, with the attribute holding the solver they add to:
