@@ -17,8 +17,7 @@ API (stable):
   hole, wraps followed), or None. `neighbors[i]`: those neighbors in direction order.
 - `links`: numpy int array (L, 2) of the open links (a < b), in the order `for i in cells: for
   j in neighbors[i]: if i < j` (on a plain square board the order flowsat always used);
-  `link_index[(a, b)]`: a link's row; `wraps`: numpy bool array (L,), the links that wrap;
-  `link_directions[k]`: the direction from `links[k, 0]` to `links[k, 1]`.
+  `link_index[(a, b)]`: a link's row; `wraps`: numpy bool array (L,), the links that wrap.
 - `axes[b]` for each bridge cell b: its straight-through pairs of neighbors `((left, right),
   (up, down))`, one per flow that crosses it (pass 0 across, pass 1 up and down);
   `axis_of(b, n)`: the pass of bridge b that the link to neighbor n belongs to.
@@ -215,10 +214,6 @@ class Board:
     @cached_property
     def link_index(self) -> dict[tuple[int, int], int]:
         return {pair: k for k, pair in enumerate(self._links[0])}
-
-    @property
-    def link_directions(self) -> list[str]:
-        return self._links[1]
 
     @cached_property
     def wraps(self) -> np.ndarray:

@@ -99,9 +99,6 @@ class Puzzle:
         """The cells joined to a cell by an open link, in the board's direction order."""
         return [self.board.cell(n) for n in self.board.neighbors[self.board.number(cell)]]
 
-    def grid_text(self) -> str:
-        return "\n".join(self.rows)
-
 
 def normalize_row(row: str) -> str:
     """The row, every character a cell; ValueError naming the first one that cannot be."""

@@ -82,11 +82,14 @@ def probe(colors: int, free_rows: int) -> Puzzle:
 
 
 def cell_count(puzzle: Puzzle) -> int:
-    return puzzle.width * puzzle.height
+    """The nodes of the board's graph: its cells, a bridge counting twice (two passes)."""
+    board = puzzle.board
+    return len(board.cells) + len(board.bridges)
 
 
 def free_cells(puzzle: Puzzle) -> int:
-    return sum(row.count(EMPTY) for row in puzzle.rows)
+    """The nodes without a dot."""
+    return cell_count(puzzle) - 2 * len(puzzle.dots)
 
 
 def size_of(formula) -> Size:

@@ -103,7 +103,7 @@ class Oracle:
 
     def __init__(self, name: str, clauses: list[list[int]]):
         self.name = solver_name(name)
-        self.clauses = clauses
+        self.clauses = list(clauses)  # the formula as opened; later clauses come by add()
         self.added: list[list[int]] = []
         self.rebuilds = 0
         self.solver = self._new()
@@ -197,7 +197,7 @@ class FromScratch:
 
     def __init__(self, name: str, clauses: list[list[int]]):
         self.name = name
-        self.clauses = clauses
+        self.clauses = list(clauses)  # the formula as opened; later clauses come by add()
         self.added: list[list[int]] = []
         self.nvars = max((abs(x) for c in clauses for x in c), default=0)
         self.calls = 0
