@@ -37,11 +37,13 @@ def problems(puzzle: Puzzle, paths: Paths, rules: Rules = DEFAULT_RULES) -> list
     found += [f"path {c!r} is not a color of the puzzle" for c in paths if c not in puzzle.dots]
     cells = {color: [tuple(cell) for cell in path] for color, path in paths.items()}
     outside = {color: off_board(puzzle, color, path) for color, path in cells.items()}
+    w = puzzle.width
+    numbers = {color: [r * w + c for r, c in path] for color, path in cells.items()
+               if not outside[color]}  # each on-board path's cells by number, made once
     for color, path in cells.items():
         if color in puzzle.dots:
-            found += outside[color] or path_problems(puzzle, color, path)
-    nodes = {color: path_nodes(puzzle, path) for color, path in cells.items()
-             if not outside[color]}
+            found += outside[color] or path_problems(puzzle, color, path, numbers[color])
+    nodes = {color: path_nodes(puzzle, numbered) for color, numbered in numbers.items()}
     found += coverage_problems(puzzle, nodes, rules)
     if not rules.self_touch:
         found += [touch for color, path in nodes.items()
@@ -60,14 +62,15 @@ def off_board(puzzle: Puzzle, color: str, path: list[Cell]) -> list[str]:
     return []
 
 
-def path_problems(puzzle: Puzzle, color: str, path: list[Cell]) -> list[str]:
-    """What is wrong with one path on its own: ends, steps, bridges, other colors' dots."""
+def path_problems(puzzle: Puzzle, color: str, path: list[Cell], numbers: list[int]
+                  ) -> list[str]:
+    """What is wrong with one path on its own (`numbers`: its cells' numbers): ends, steps,
+    bridges, other colors' dots."""
     board = puzzle.board
     found = []
     if len(path) < 2 or {path[0], path[-1]} != set(puzzle.dots[color]):
         found.append(f"path {color!r} does not run from one of its dots to the other")
-    w, links = board.width, board.link_index
-    numbers = [r * w + c for r, c in path]
+    links = board.link_index
     for k, (i, j) in enumerate(pairwise(numbers)):
         if (i, j) not in links and (j, i) not in links:
             found += step_problems(puzzle, color, path[k], path[k + 1])
@@ -97,10 +100,10 @@ def step_problems(puzzle: Puzzle, color: str, a: Cell, b: Cell) -> list[str]:
     return []
 
 
-def path_nodes(puzzle: Puzzle, path: list[Cell]) -> list[Node]:
-    """The path's cells, a bridge cell as (cell, the pass it takes): what is covered once."""
+def path_nodes(puzzle: Puzzle, numbers: list[int]) -> list[Node]:
+    """The path's cells by number, a bridge cell as (cell, the pass it takes): what is covered
+    once."""
     board = puzzle.board
-    numbers = [r * board.width + c for r, c in path]
     if not board.bridges:
         return numbers
     return [(i, board.axis_of(i, numbers[k - 1])) if i in board.bridges else i
