@@ -18,7 +18,7 @@ from flowsat.puzzle.model import EMPTY, Cell, Paths, Puzzle
 from flowsat.puzzle.rules import DEFAULT_RULES, Rules
 from flowsat.result import Result, UsageError
 from flowsat.search.algorithm import best_first
-from flowsat.search.board import KINDS, Board
+from flowsat.search.board import KINDS, Board, GraphBoard
 from flowsat.search.options import DEFAULT_PRESET, configure, switches_of
 from flowsat.search.problem import FlowProblem
 
@@ -70,7 +70,7 @@ def solve(puzzle: Puzzle, *, rules: Rules = DEFAULT_RULES, timeout: float | None
 def refuse_other_kinds(puzzle: Puzzle, rules: Rules) -> None:
     """A usage error for a kind of board or a rule the search's bitboards do not know."""
     if not set(puzzle.kind.split("+")) <= KINDS:
-        raise UsageError(f"the astar backend solves square boards, with holes, walls and warps, "
+        raise UsageError(f"the astar backend solves {', '.join(sorted(KINDS))} boards, "
                          f"not {puzzle.kind} boards; use the sat backend")
     if not rules.fill_all:
         raise UsageError("the astar backend fills every cell; use the sat backend for "
@@ -78,11 +78,13 @@ def refuse_other_kinds(puzzle: Puzzle, rules: Rules) -> None:
 
 
 def board_of(puzzle: Puzzle) -> Board:
-    """The search's bitboards for the puzzle's board (of a kind they know)."""
+    """The search's bitboards for the puzzle's board: the square grid's shifts when it is
+    square without bridges or warps, else the board graph's (`GraphBoard`)."""
     graph = puzzle.board
+    if graph.shape != "square" or graph.bridges or graph.wrap:
+        return GraphBoard(graph)
     return Board(puzzle.height, puzzle.width, frozenset(map(graph.cell, graph.holes)),
-                 frozenset(frozenset(map(graph.cell, wall)) for wall in graph.walls),
-                 graph.wrap)
+                 frozenset(frozenset(map(graph.cell, wall)) for wall in graph.walls))
 
 
 def named(letters: list[str], paths: dict[int, list[Cell]]) -> Paths:

@@ -8,57 +8,55 @@ with their parents. numpy pays microseconds a call on arrays of 200 cells, more 
 
 The stride is width + 1: the spare column is never set, so a one-bit shift never carries a cell
 from the end of one row to the start of the next.
+
+`Board` is the square grid (holes and walls or not), whose neighbors are the four shifts by 1
+and by the stride; `GraphBoard` is any other board (hexagonal, bridges, warps), built from the
+puzzle's board graph: its links grouped by the distance between their ends' bits, each group
+a (shift, mask) pair, so that its neighbors are a few shifts too (on a hexagonal board, by 1,
+the stride and the stride +- 1, masked by column parity). A bridge's two passes are two cells:
+the across pass takes the bridge's bit, the up-and-down pass a bit in a second plane beyond the
+last row.
 """
 
 from __future__ import annotations
 
+from flowsat.puzzle.board import Board as Graph
 from flowsat.puzzle.model import Cell
 
-KINDS = frozenset({"square", "holes", "walls", "warps"})  # the kinds the bitboards hold
+KINDS = frozenset({"square", "holes", "walls", "bridges", "hex", "warps"})  # the kinds they hold
+# the order each cell's neighbors are tried in (on the square grid as in 2016)
+ORDER = {"square": ("left", "right", "up", "down"),
+         "hex": ("up", "down", "up-left", "up-right", "down-left", "down-right")}
 
 
 class Board:
-    """The geometry of a height x width board, less its holes (cells not on the board, never
-    set in any mask) and the links its walls block, and with warps (the links from each
-    row's and column's last cell to its first) or not: cell indices, neighbor masks, flood
+    """The geometry of a height x width square board, less its holes (cells not on the board,
+    never set in any mask) and the links its walls block: cell indices, neighbor masks, flood
     fills."""
 
     def __init__(self, height: int, width: int, holes: frozenset[Cell] = frozenset(),
-                 walls: frozenset[frozenset[Cell]] = frozenset(), wrap: bool = False):
+                 walls: frozenset[frozenset[Cell]] = frozenset()):
         self.height, self.width, self.stride = height, width, width + 1
         # the kinds of board (see `flowsat.search.checks`)
-        self.kinds = frozenset(["square"] + ["holes"] * bool(holes) + ["walls"] * bool(walls)
-                               + ["warps"] * wrap)
+        self.kinds = frozenset(["square"] + ["holes"] * bool(holes) + ["walls"] * bool(walls))
         self.index = {(r, c): r * self.stride + c for r in range(height) for c in range(width)
                       if (r, c) not in holes}
         self.cell = {i: cell for cell, i in self.index.items()}
         self.all = sum(1 << i for i in self.index.values())
-        # the open links: bit i of `across` joins cells i and i+1, of `down` i and i+stride;
-        # with warps, bit i of `warp_across` joins the last cell i of a row to its first,
-        # i - warp_h, and of `warp_down` the last cell i of a column to its first, i - warp_v
+        # the open links: bit i of `across` joins cells i and i+1, of `down` i and i+stride
         self.across, self.down = self.all & self.all >> 1, self.all & self.all >> self.stride
-        self.warp_h, self.warp_v = width - 1, (height - 1) * self.stride
-        self.warp_across = self.warp_down = 0
-        if wrap:
-            self.warp_across = self.all & (self.all << self.warp_h) & sum(
-                1 << (r * self.stride + width - 1) for r in range(height))
-            self.warp_down = self.all & (self.all << self.warp_v) & sum(
-                1 << (self.warp_v + c) for c in range(width))
         for wall in walls:
             if not wall <= self.index.keys():  # beside a hole: no link to block
                 continue
             i, j = sorted(self.index[cell] for cell in wall)
             if j == i + 1:
                 self.across &= ~(1 << i)
-            elif j == i + self.stride:
-                self.down &= ~(1 << i)
-            elif j == i + self.warp_h:
-                self.warp_across &= ~(1 << j)
             else:
-                self.warp_down &= ~(1 << j)
-        if walls or wrap:  # the shifts and 3x3 blocks below know no walls or warps
-            self.spread, self.regions = self.spread_walled, self.regions_walled
-            self.carve = self.carve_walled
+                self.down &= ~(1 << i)
+        self.ways = [(1, self.across), (self.stride, self.down)]  # see `GraphBoard.ways`
+        if walls:  # the shifts and 3x3 blocks below know no walls
+            self.spread, self.regions = self.spread_linked, self.regions_linked
+            self.carve = self.carve_linked
         # one color of a two-coloring (a checkerboard's black cells)
         self.black = sum(1 << i for (r, c), i in self.index.items() if (r + c) % 2 == 0)
         size = height * self.stride
@@ -67,12 +65,8 @@ class Board:
         self.steps = [[self.step(i, dr, dc) for i in range(size)]
                       for dr, dc in ((0, -1), (0, 1), (-1, 0), (1, 0))]
         # each cell's neighbors in that order (the order moves are tried in, as in 2016)
-        # (through open links; across the warps last)
         self.nbr_list = [[j for j in (step[i] for step in self.steps)
                           if j >= 0 and self.nbrs[i] >> j & 1] for i in range(size)]
-        if wrap:
-            for i, near in enumerate(self.nbr_list):
-                near += [j for j in indices(self.nbrs[i]) if j not in near]
 
     @staticmethod
     def tables_mb(height: int, width: int) -> float:
@@ -93,36 +87,33 @@ class Board:
         s = self.stride
         return ((m << 1) | (m >> 1) | (m << s) | (m >> s)) & self.all
 
-    def sides(self, m: int) -> tuple[int, int, int, int]:
-        """The cells whose left, right, upper and lower neighbor (through an open link, across
-        a warp too) is in m."""
-        a, d, s = self.across, self.down, self.stride
-        left, right, up, low = (m & a) << 1, (m >> 1) & a, (m & d) << s, (m >> s) & d
-        if self.warp_across | self.warp_down:
-            wa, wd, h, v = self.warp_across, self.warp_down, self.warp_h, self.warp_v
-            left |= (m & wa) >> h  # a row's first cell: its left neighbor is the last
-            right |= (m << h) & wa
-            up |= (m & wd) >> v
-            low |= (m << v) & wd
-        return left, right, up, low
+    def sides(self, m: int) -> list[int]:
+        """For each way of a link (each direction), the cells whose neighbor that way
+        (through an open link) is in m."""
+        found = []
+        for shift, links in self.ways:
+            found += [(m >> shift) & links, (m & links) << shift]
+        return found
 
-    def spread_walled(self, m: int) -> int:
-        """`spread` through open links only (across the warps too)."""
-        left, right, up, low = self.sides(m)
-        return left | right | up | low
+    def spread_linked(self, m: int) -> int:
+        """`spread` through open links only."""
+        around = 0
+        for shift, links in self.ways:
+            around |= ((m >> shift) & links) | ((m & links) << shift)
+        return around
 
-    def regions_walled(self, free: int) -> list[int]:
+    def regions_linked(self, free: int) -> list[int]:
         """`regions` through open links only."""
         found = []
         while free:
             region = free & -free
-            while (grown := (region | self.spread_walled(region)) & free) != region:
+            while (grown := (region | self.spread_linked(region)) & free) != region:
                 region = grown
             found.append(region)
             free ^= region
         return found
 
-    def carve_walled(self, regions: list[int], free: int, x: int) -> list[int]:
+    def carve_linked(self, regions: list[int], free: int, x: int) -> list[int]:
         """`carve`, flood-filling x's region again every time."""
         k = next(k for k, r in enumerate(regions) if r >> x & 1)
         return regions[:k] + self.regions(regions[k] & ~(1 << x)) + regions[k + 1:]
@@ -168,6 +159,53 @@ class Board:
         return sum(1 << self.index[cell] for cell in cells)
 
 
+class GraphBoard(Board):
+    """The bitboards of any board graph (hexagonal, bridges, warps, with holes and walls or
+    not): the same masks and methods as `Board`, its neighbors given by `ways`."""
+
+    def __init__(self, graph: Graph):  # (all made here, not by Board's)
+        self.height, self.width, self.stride = graph.height, graph.width, graph.width + 1
+        self.kinds = frozenset(graph.kind.split("+"))
+        self.graph, self.plane = graph, graph.height * self.stride  # bit of a second pass
+        self.index = {graph.cell(i): self.bit(i) for i in graph.cells}
+        self.cell = {i: cell for cell, i in self.index.items()}
+        self.cell.update({self.bit(b) + self.plane: graph.cell(b) for b in graph.bridges})
+        self.all = sum(1 << i for i in self.cell)
+        # the open links grouped by the distance between their ends: (shift, mask) pairs, bit
+        # i of the mask joining cells i and i + shift
+        ways: dict[int, int] = {}
+        for a, b in graph.link_list:
+            i, j = sorted((self.node(a, b), self.node(b, a)))
+            ways[j - i] = ways.get(j - i, 0) | 1 << i
+        self.ways = sorted(ways.items())
+        self.spread, self.regions, self.carve = (self.spread_linked, self.regions_linked,
+                                                 self.carve_linked)
+        # a two-coloring on the square grid (a bridge's passes take its cell's color); a
+        # hexagonal board has none (parity is off there)
+        square = graph.shape == "square"
+        self.black = sum(1 << i for i, (r, c) in self.cell.items() if square and (r + c) % 2 == 0)
+        size = self.plane * (2 if graph.bridges else 1)
+        self.nbrs = [self.spread(1 << i) if i in self.cell else 0 for i in range(size)]
+        self.steps = [[-1] * size for _ in ORDER[graph.shape]]
+        for step, d in zip(self.steps, ORDER[graph.shape], strict=True):
+            for i, n in enumerate(graph.toward[d]):
+                if n is not None:
+                    step[self.node(i, n)] = self.node(n, i)
+        self.nbr_list = [list(dict.fromkeys(step[i] for step in self.steps if step[i] >= 0))
+                         for i in range(size)]
+
+    def bit(self, i: int) -> int:
+        """The bit of the graph's cell i (a bridge's across pass)."""
+        r, c = self.graph.cell(i)
+        return r * self.stride + c
+
+    def node(self, i: int, n: int) -> int:
+        """The bit of the graph's cell i as the link to its neighbor n reaches it (a bridge's
+        pass of that way)."""
+        up_down = i in self.graph.bridges and self.graph.axis_of(i, n) == 1
+        return self.bit(i) + self.plane * up_down
+
+
 def indices(m: int) -> list[int]:
     """The bit positions of m, lowest first."""
     found = []
@@ -176,6 +214,16 @@ def indices(m: int) -> list[int]:
         found.append(low.bit_length() - 1)
         m ^= low
     return found
+
+
+def tally(masks: list[int]) -> tuple[int, int, int]:
+    """The cells in at least one, two and three of the masks."""
+    one = two = three = 0
+    for m in masks:
+        three |= two & m
+        two |= one & m
+        one |= m
+    return one, two, three
 
 
 def ring(free: int, x: int, stride: int) -> int:

@@ -1,18 +1,20 @@
 """Link propagation: the links every solution from a state makes, on bitboards.
 
-A link joins two neighboring cells. Links are masks: horizontal ones (bit i: cells i and i+1)
-and vertical ones (bit i: cells i and i+stride). The rules `Links` applies (each sound in the
-rule mode it runs in) are switched on by the `links`, `squares` and `corners` switches (see
-`flowsat.search.checks.links`); what the search does with the sure links is the problem's
-(`FlowProblem.follow`).
+A link joins two neighboring cells. Links are masks, one for each way of the board's links
+(`Board.ways`): on the square grid horizontal ones (bit i: cells i and i+1) and vertical ones
+(bit i: cells i and i+stride), on any other board graph one per shift (`GraphLinks`). The
+rules `Links` applies (each sound in the rule mode it runs in) are switched on by the `links`,
+`squares` and `corners` switches (see `flowsat.search.checks.links`); what the search does
+with the sure links is the problem's (`FlowProblem.follow`).
 """
 
 from __future__ import annotations
 
-from flowsat.search.board import indices
+from flowsat.search.board import indices, tally
 from flowsat.search.state import Moves, State
 
-Sure = tuple[int, int, int]  # sure horizontal links, sure vertical links, ends with one
+Sure = tuple[tuple[int, ...], int]  # the sure links of each way, the open ends with one
+NONE_SURE: Sure = ((), 0)
 
 
 class Links:
@@ -20,7 +22,7 @@ class Links:
 
     def __init__(self, moves: Moves, squares: bool, corners: bool):
         self.moves, self.board, self.st = moves, moves.board, moves.board.stride
-        self.sure: Sure = (0, 0, 0)  # of the state last checked (see `FlowProblem.follow`)
+        self.sure = NONE_SURE  # of the state last checked (see `FlowProblem.follow`)
         self.squares = squares and moves.touch
         self.corners = corners and moves.touch
         self.inner = self.board.all & ~moves.dots  # the cells that may have to turn
@@ -102,7 +104,7 @@ class Links:
                     return None
             if h == h0 and v == v0 and hs == hs0 and vs == vs0:
                 s.links, s.dirty = (h, v, hs, vs, ends), 0
-                return hs, vs, ends & one
+                return (hs, vs), ends & one
 
     def blind(self, dr: int, dc: int) -> int:
         """The cells whose diagonal (dr, dc) meets no dot nor hole (which ends the chain of
@@ -146,9 +148,9 @@ class Links:
         sv |= (rd | ld | (ru | lu) >> st) & ~dv
         return h, v, sh & ~dh, sv & ~dv
 
-    def linked(self, x: int, hs: int, vs: int, open_: int) -> int:
+    def linked(self, x: int, sure: tuple[int, ...], open_: int) -> int:
         """An open cell that x has a sure link to, or -1."""
-        st = self.st
+        st, (hs, vs) = self.st, sure
         if hs >> x & 1 and open_ >> (x + 1) & 1:
             return x + 1
         if vs >> x & 1 and open_ >> (x + st) & 1:
@@ -157,6 +159,81 @@ class Links:
             return x - 1
         if x >= st and vs >> (x - st) & 1 and open_ >> (x - st) & 1:
             return x - st
+        return -1
+
+
+class GraphLinks(Links):
+    """`Links` on any board graph (`GraphBoard`): a mask of links for each of the board's ways
+    (shifts), the same rules but those of the square grid (2x2 squares, corners: off on these
+    kinds, see `flowsat.search.checks.links`)."""
+
+    def __init__(self, moves: Moves, squares: bool, corners: bool):
+        self.moves, self.board = moves, moves.board
+        self.sure = NONE_SURE
+        self.squares = self.corners = False
+        self.shifts = [shift for shift, _ in self.board.ways]
+        self.way_of = {shift: k for k, shift in enumerate(self.shifts)}
+
+    def propagate(self, s: State) -> Sure | None:
+        """`Links.propagate`, way by way."""
+        moves, board, shifts = self.moves, self.board, self.shifts
+        free, ends = s.free, s.ends
+        open_ = free | ends
+        if s.links is None:
+            links, sure = [mask for _, mask in board.ways], [0] * len(shifts)
+            new, dirty = ends, moves.all_done
+        else:
+            links, sure, old = s.links
+            new = ends & ~old
+            dirty = s.dirty | (moves.all_done if any(moves.hinted) else 0)
+        links = [m & open_ & (open_ >> k) & ~((new & (ends >> k)) | (ends & (new >> k)))
+                 for m, k in zip(links, shifts, strict=True)]
+        for c in indices(dirty & ~s.done):  # the flows' ends link only where they may go
+            x, t, legal = s.heads[c], s.tails[c], moves.legal(s, c)
+            self.unlink(links, x, board.nbrs[x] & free & ~legal)
+            self.unlink(links, t, board.nbrs[t] & free & (moves.closed[c] | s.near[c]))
+            if legal >> t & 1 and new & ((1 << x) | (1 << t)):  # may join at once
+                links[self.way_of[abs(t - x)]] |= 1 << min(x, t)
+        sure = [m & n for m, n in zip(sure, links, strict=True)]
+        while True:
+            before = links + sure
+            one, two, three = tally(self.sides(links))
+            if free & ~two or ends & ~one:
+                return None
+            full = (free & two & ~three) | (ends & one & ~two)  # as many links as needed
+            sure = [m | (n & (full | full >> k)) for m, n, k in zip(sure, links, shifts,
+                                                                      strict=True)]
+            one, two, three = tally(self.sides(sure))
+            if free & three or ends & two:
+                return None
+            sat = (free & two) | (ends & one)  # as many sure links as needed
+            links = [m | (n & ~(sat | sat >> k)) for m, n, k in zip(sure, links, shifts,
+                                                                      strict=True)]
+            if links + sure == before:
+                s.links, s.dirty = (links, sure, ends), 0
+                return tuple(sure), ends & one
+
+    def sides(self, links: list[int]) -> list[int]:
+        """For each way, the cells with a link to the cell that far on, and to the cell that
+        far back."""
+        return [side for m, k in zip(links, self.shifts, strict=True) for side in (m, m << k)]
+
+    def unlink(self, links: list[int], x: int, cells: int) -> None:
+        """Remove from links (in place) those between x and the cells."""
+        if not cells:
+            return
+        for w, k in enumerate(self.shifts):
+            if cells >> (x + k) & 1:
+                links[w] &= ~(1 << x)
+            if x >= k and cells >> (x - k) & 1:
+                links[w] &= ~(1 << (x - k))
+
+    def linked(self, x: int, sure: tuple[int, ...], open_: int) -> int:
+        for m, k in zip(sure, self.shifts, strict=True):
+            if m >> x & 1 and open_ >> (x + k) & 1:
+                return x + k
+            if x >= k and m >> (x - k) & 1 and open_ >> (x - k) & 1:
+                return x - k
         return -1
 
 

@@ -12,9 +12,9 @@ extends it, and forces a move only when every solution extending the state makes
 
 from __future__ import annotations
 
-from flowsat.search.board import Board
+from flowsat.search.board import Board, GraphBoard
 from flowsat.search.checks import REGISTRY
-from flowsat.search.links import Links
+from flowsat.search.links import NONE_SURE, GraphLinks, Links
 from flowsat.search.options import STATS, Switches, for_kinds
 from flowsat.search.state import Moves, State
 
@@ -29,7 +29,8 @@ class FlowProblem(Moves):
                          hint)
         self.sw = switches = for_kinds(switches, board.kinds)  # what holds on this board
         self.stats = dict.fromkeys(STATS, 0)
-        self.links = Links(self, switches.squares, switches.corners)
+        links = GraphLinks if isinstance(board, GraphBoard) else Links
+        self.links = links(self, switches.squares, switches.corners)
         # the checks that are on, as (function, stat) pairs
         self.active = [(check.check(self), check.stat) for check in REGISTRY
                        if check.check and getattr(switches, check.name)]
@@ -52,7 +53,7 @@ class FlowProblem(Moves):
         go through the queue, the forced move alone)."""
         if self.sw.queue_always:
             if self.sw.links:
-                self.links.sure = self.links.propagate(s) or (0, 0, 0)
+                self.links.sure = self.links.propagate(s) or NONE_SURE
             child = s.child()
             made = self.force(child)
             if made is not None:
@@ -154,7 +155,7 @@ class FlowProblem(Moves):
         True when some move was made, None when none was, False when a link leads a flow where
         it cannot go (another flow's end, a cell next to its own path or hinted for another).
         """
-        hs, vs, linked = self.links.sure
+        sure, linked = self.links.sure
         if not linked:
             return None
         made, link = 0, self.links.linked
@@ -164,7 +165,7 @@ class FlowProblem(Moves):
             for at_tail in (False, True) if self.sw.tails else (False,):
                 while not s.done >> c & 1:
                     x = s.tails[c] if at_tail else s.heads[c]
-                    y = link(x, hs, vs, s.free | s.ends)
+                    y = link(x, sure, s.free | s.ends)
                     if y < 0:
                         break
                     other = s.heads[c] if at_tail else s.tails[c]

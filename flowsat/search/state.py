@@ -155,7 +155,7 @@ class Moves:
         if s.last >= 0 and not done >> s.last & 1:
             return s.last
         nbrs, free, heads = self.board.nbrs, s.free, s.heads
-        best, fewest = -1, 5
+        best, fewest = -1, len(nbrs)  # more than any cell's neighbors
         for c in self.priority:
             if not done >> c & 1:
                 if self.user_order:

@@ -2,8 +2,9 @@
 
 Kinds: a flow cut off once the line is filled must cross it at a cell of its own, whatever
 the line's shape (it runs straight to the edge, a hole or a filled cell), with regions found
-through open links: square boards, with holes, walls and warps or not (a bridge lets two
-flows cross one cell).
+through open links: every kind (on a hexagonal board the line runs along one of the six
+directions; a bridge's passes are two cells, the line takes the pass of its way, and a flow
+crossing the line by the other pass does not cross the line).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from flowsat.options import BOTTLENECK
-from flowsat.search.checks import SQUARE, Switch
+from flowsat.search.checks import EVERY, Switch
 from flowsat.search.state import State
 
 
@@ -57,5 +58,5 @@ def check(problem) -> Callable[[State], bool]:
 
 
 SWITCHES = (Switch("bottleneck", "a line of n ≤ N free cells from the last head whose filling "
-                   "cuts off more than n flows", 50, on=3, kinds=SQUARE | {"warps"}, check=check,
+                   "cuts off more than n flows", 50, on=3, kinds=EVERY, check=check,
                    stat="pruned_bottleneck", bounds=BOTTLENECK),)

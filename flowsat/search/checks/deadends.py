@@ -1,14 +1,16 @@
 """Dead ends: a free cell that a path could enter but never leave.
 
-Kinds: a graph notion, counted here with the square bitboards' shifts and link masks: square
-boards, with holes, walls and warps or not (no bridges: cells entered twice).
+Kinds: a graph notion, counted with the square bitboards' shifts, or through the board's link
+masks (`Board.sides`) on any other board: every kind (a bridge's two passes are two cells, each
+with the two neighbors of its way).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from flowsat.search.checks import SQUARE, Switch
+from flowsat.search.board import tally
+from flowsat.search.checks import EVERY, Switch
 from flowsat.search.state import State
 
 
@@ -22,19 +24,17 @@ def dead_end(stride: int, free: int, ends: int) -> bool:
 
 
 def dead_end_linked(board, free: int, ends: int) -> bool:
-    """`dead_end` through the board's open links (walls, warps)."""
-    a, b, c, d = board.sides(free | ends)
-    two = (a & b) | (c & d) | ((a | b) & (c | d))
-    return bool(free & ~two)
+    """`dead_end` through the board's open links (walls, any board graph)."""
+    return bool(free & ~tally(board.sides(free | ends))[1])
 
 
 def check(problem) -> Callable[[State], bool]:
     board = problem.board
-    if board.kinds & {"walls", "warps"}:  # the neighbors through open links
+    if board.kinds - {"holes"} != {"square"}:  # the neighbors through open links
         return lambda s: not dead_end_linked(board, s.free, s.ends)
     stride = board.stride
     return lambda s: not dead_end(stride, s.free, s.ends)
 
 
 SWITCHES = (Switch("deadends", "prune a free cell with at most one open neighbor", 10,
-                   kinds=SQUARE | {"warps"}, check=check, stat="pruned_deadend"),)
+                   kinds=EVERY, check=check, stat="pruned_deadend"),)

@@ -1,17 +1,21 @@
 """Link propagation as a check and its rules (the propagation is `flowsat.search.links`).
 
-Kinds: links are two masks, horizontal and vertical, of the square bitboards: square boards,
-with holes and walls or not (the masks hold no links across warps). The 2x2 rule counts only
-squares with every side open (across a wall, two cells of a flow do not touch); the corner
-rule is proved for the square grid without walls (`Links.turns`; a hole ends a corner's
-diagonal as a dot does; a wall beside the cell inside a corner breaks the proof).
+Kinds: links are masks, one for each way of the board's links (`Board.ways`), and the
+propagation counts a cell's links whatever the graph: every kind (a bridge's two passes are two
+cells, with two links each; a warp is a link like any other), and so the tails. The 2x2 rule
+counts only squares with every side open (across a wall, two cells of a flow do not touch):
+square boards, holes and walls or not; not across warps (not in the masks of `Links`), nor with
+bridges (a U-turn around a bridge passes it one way and touches its other pass, which is no
+touch), nor on hexagonal boards (no squares). The corner rule is proved for the square grid
+without walls (`Links.turns`; a hole ends a corner's diagonal as a dot does; a wall beside the
+cell inside a corner breaks the proof, and so does a bridge: the cell inside may be one).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from flowsat.search.checks import SQUARE, Switch
+from flowsat.search.checks import EVERY, SQUARE, Switch
 from flowsat.search.state import State
 
 
@@ -22,9 +26,9 @@ def check(problem) -> Callable[[State], bool]:
 
 SWITCHES = (
     Switch("links", "propagate the links each cell must make; prune, and force sure links "
-           "from heads", 20, presets=("full",), check=check, stat="pruned_links"),
+           "from heads", 20, presets=("full",), kinds=EVERY, check=check, stat="pruned_links"),
     Switch("tails", "with links: sure links from goal dots extend the flows' tails", 21,
-           presets=("full",)),
+           presets=("full",), kinds=EVERY),
     Switch("squares", "with links, without self-touch: no three links in a 2x2 square", 22,
            presets=("full",)),
     Switch("corners", "with links, without self-touch: a corner's inside diagonal meets a dot "

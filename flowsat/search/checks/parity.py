@@ -1,9 +1,10 @@
 """Checkerboard parity of the regions of free space.
 
-Kinds: needs a two-colorable board, each link joining the two colors: square boards, holes
-and walls or not. A hexagonal board is not two-colorable (three cells meet at a corner), a
-warp across an odd width or height joins two cells of one color (parity is off on boards
-with warps, whatever their size), a bridge cell is filled twice.
+Kinds: needs a two-colorable board, each link joining the two colors: square boards, holes,
+walls and bridges or not (a bridge's two passes are two cells of its cell's color, each linked
+only to its way's neighbors, of the other color). A hexagonal board is not two-colorable (three
+cells meet at a corner, each next to the two others), a warp across an odd width or height
+joins two cells of one color (parity is off on boards with warps, whatever their size).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from flowsat.search.board import indices
-from flowsat.search.checks import Switch
+from flowsat.search.checks import SQUARE, Switch
 from flowsat.search.state import State
 
 
@@ -45,5 +46,5 @@ def check(problem) -> Callable[[State], bool]:
 
 
 SWITCHES = (Switch("parity", "checkerboard parity: each region's black/white surplus must be "
-                   "what the flows filling it can make", 40, presets=("full",), check=check,
-                   stat="pruned_parity"),)
+                   "what the flows filling it can make", 40, presets=("full",),
+                   kinds=SQUARE | {"bridges"}, check=check, stat="pruned_parity"),)

@@ -1,15 +1,15 @@
 """Stranded flows and regions: a flow cut off from its goal, free space no flow can fill.
 
-Kinds: a graph notion; the regions are flood-filled on the square bitboards through open links
-(warps too): square boards, with holes, walls and warps or not (a bridge cell would join two
-regions).
+Kinds: a graph notion; the regions are flood-filled on the bitboards through open links (warps
+too): every kind (a bridge's two passes are two cells, so a bridge joins the regions on each
+side of it way by way, as the paths through it do).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from flowsat.search.checks import SQUARE, Switch
+from flowsat.search.checks import EVERY, Switch
 from flowsat.search.state import State
 
 
@@ -30,5 +30,5 @@ def check(problem) -> Callable[[State], bool]:
 
 
 SWITCHES = (Switch("stranded", "prune a flow cut off from its goal, or free space no flow can "
-                   "fill", 30, kinds=SQUARE | {"warps"}, check=check,
+                   "fill", 30, kinds=EVERY, check=check,
                    stat="pruned_stranded"),)
