@@ -24,7 +24,7 @@ from flowsat.result import UsageError
 from flowsat.search.algorithm import best_first
 from flowsat.search.backend import orient
 from flowsat.search.board import KINDS as BITBOARD_KINDS
-from flowsat.search.board import SPLITS, Board, indices, ring
+from flowsat.search.board import SPLITS, Board, GraphBoard, indices, ring
 from flowsat.search.checks import EVERY, KINDS, REGISTRY
 from flowsat.search.checks.bottleneck import choked
 from flowsat.search.checks.deadends import dead_end, dead_end_linked
@@ -172,7 +172,7 @@ def test_corners():
     for allow_self_touch in (False, True):
         links = [setup(text, moves, allow_self_touch=allow_self_touch, corners=on)
                  for on in (True, False)]
-        (hs, vs, _), (hs0, vs0, _) = (problem.links.propagate(s) for problem, s in links)
+        ((hs, vs), _), ((hs0, vs0), _) = (problem.links.propagate(s) for problem, s in links)
         assert hs & hs0 == hs0 and vs & vs0 == vs0  # sure without the rule, sure with it
         assert ((hs, vs) != (hs0, vs0)) == (not allow_self_touch)  # the rule needs no touch
 
@@ -231,7 +231,7 @@ def test_sure_links_are_in_every_solution(board, dropped, walled):
     linked = {frozenset(pair) for path in solution.values() for pair in pairwise(path)}
     sure = problem.links.propagate(s)
     assert sure is not None
-    hs, vs, _ = sure
+    (hs, vs), _ = sure
     for x in indices(hs):
         assert {x, x + 1} in linked
     for x in indices(vs):
@@ -289,7 +289,8 @@ def test_checks_on_boards_with_walls():
 def test_level_packs_with_holes_and_walls(tmp_path):
     """`flowsat solve --backend astar` solves a level with a hole and one whose walls part the
     cells where its flows turn back (without them, both flows would touch themselves); a
-    hexagonal level is a usage error naming its kind."""
+    hexagonal level filled by one snaking flow is solved when self-touch is allowed, unsolvable
+    when not (its rows touch)."""
     pack = tmp_path / "levels.txt"
     pack.write_text("3,0,1,2,,4;0,1,2;3,6,7,8,5\n"
                     "4,0,2,2,,,0|1:4|5:2|6:7|11:10|14;0,4,8,9,5,1;2,3,7,6,10,11,15,14,13,12\n")
@@ -301,8 +302,9 @@ def test_level_packs_with_holes_and_walls(tmp_path):
     result = CliRunner().invoke(app, ["solve", "--backend", "astar", "-q", str(pack)])
     assert result.exit_code == 1 and "#2: unsolvable" in result.output
     pack.write_text("X_4,0,1,1;0,1,2,3,7,6,5,4,8,9,10,11,15,14,13,12\n")
-    result = CliRunner().invoke(app, ["solve", "--backend", "astar", str(pack)])
-    assert result.exit_code == 2 and "not hex boards" in result.output
+    for touch, code in ((["--allow-self-touch"], 0), ([], 1)):
+        result = CliRunner().invoke(app, ["solve", "--backend", "astar", *touch, str(pack)])
+        assert result.exit_code == code, result.output
 
 
 @pytest.mark.parametrize("touch", [False, True])
@@ -330,7 +332,7 @@ def test_astar_solves_random_levels_with_holes_and_walls(size, walls, touch, see
 def test_checks_on_boards_with_warps():
     """Across a warp a row's first and last cells are neighbors: the dead-end and region
     checks see it, the checks whose masks hold no warps are off."""
-    plain, warped = Board(3, 3), Board(3, 3, wrap=True)
+    plain, warped = Board(3, 3), GraphBoard(Graph(3, 3, wrap=True))
     row = plain.mask([(1, 0), (1, 1), (1, 2)])  # a cycle of three across the warp
     assert dead_end_linked(plain, row, 0) and not dead_end_linked(warped, row, 0)
     assert dead_end_linked(warped, plain.mask([(1, 0), (1, 2)]), 0)  # one neighbor each
@@ -339,7 +341,7 @@ def test_checks_on_boards_with_warps():
     problem, _ = setup("A.. / ... / ..A")
     problem = FlowProblem(warped, problem.starts, problem.goals, [0], Switches())
     assert {s.name for s in REGISTRY if s.check and getattr(problem.sw, s.name)} == \
-        {"deadends", "stranded", "bottleneck"}
+        {"deadends", "links", "stranded", "bottleneck"}
 
 
 @settings(max_examples=40, deadline=None)
