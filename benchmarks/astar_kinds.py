@@ -1,9 +1,10 @@
-"""Benchmark: both backends head to head on the kinds of board the best-first one solves.
+"""Benchmark: both backends head to head on every kind of board.
 
     python benchmarks/astar_kinds.py [--size 10] [--levels 12] [--repeats 3]
 
 The levels of `benchmarks/kinds.py` (seeds 1..LEVELS, SIZE x SIZE: a random filling, and the
-same fillings with holes, with walls, or shifted across warps), each solved REPEATS times in
+same fillings with holes, with walls, with bridges, or shifted across warps, and hexagonal
+boards of random walks), each solved REPEATS times in
 this process by the sat backend (default encoding) and the astar backend (presets full and
 2016), in turns (level by level, every kind and backend, so that load falls on all alike),
 after one untimed round (the imports). Per kind and backend: the median over levels of each
@@ -25,7 +26,7 @@ from kinds import level  # benchmarks/kinds.py, beside this file
 
 from flowsat.solve import solve
 
-KINDS = ("square", "square+holes", "square+walls", "square+warps")
+KINDS = ("square", "square+holes", "square+walls", "square+bridges", "square+warps", "hex")
 RUNS = {"sat": {}, "astar full": {"preset": "full"}, "astar 2016": {"preset": "2016"}}
 
 

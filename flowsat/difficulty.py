@@ -107,7 +107,8 @@ def forced_share(puzzle: Puzzle, rules: Rules = DEFAULT_RULES) -> float:
             if state is None:  # no solution: nothing is forced that is worth counting
                 return 0.0
             for color, path in problem.paths(state).items():
-                known.update((board.index[cell], color) for cell in path)
+                known.update((board.index[cell], color) for cell in path
+                             if puzzle.board.number(cell) not in puzzle.board.bridges)
         if len(known) == before or rules.self_touch:
             break
     empty = len(board.index) - 2 * len(pairs)  # the cells on the board but the dots

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from flowsat.generate.cover import random_level
 from flowsat.puzzle import Puzzle, read_puzzles
 from flowsat.puzzle.board import Board as Graph
+from flowsat.puzzle.formats import PuzzleError
 from flowsat.puzzle.model import Cell, Paths
 from flowsat.puzzle.rules import Rules
 from flowsat.search.backend import board_of, orient
@@ -245,3 +246,11 @@ def test_both_backends_agree_on_every_kinds_level(touch):
     for puzzle in levels:
         assert solve(puzzle, "astar", rules=Rules(touch)).status == \
             solve(puzzle, "sat", rules=Rules(touch)).status, puzzle.level
+
+
+def test_a_hint_on_a_bridge_is_an_input_error(tmp_path):
+    """A hint's label on a bridge cannot say which pass it fixes: an input error there."""
+    hint = tmp_path / "hint.txt"
+    hint.write_text("...\n.A.\n...\n")
+    with pytest.raises(PuzzleError, match=r"hint.txt:2:2: 'A' on a bridge"):
+        solve(problem_puzzle(".B. / A.A / .B."), "astar", hint=hint)

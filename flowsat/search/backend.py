@@ -154,6 +154,8 @@ def read_hint(path: str | Path, puzzle: Puzzle, board: Board) -> dict[int, int]:
                 raise PuzzleError(file, r + 1, c + 1, f"{ch!r} is not a color of the puzzle")
             if (r, c) not in board.index:
                 raise PuzzleError(file, r + 1, c + 1, f"{ch!r} on a hole")
+            if puzzle.board.number((r, c)) in puzzle.board.bridges:
+                raise PuzzleError(file, r + 1, c + 1, f"{ch!r} on a bridge (which pass?)")
             if puzzle[r, c] not in (EMPTY, ch):
                 raise PuzzleError(file, r + 1, c + 1,
                                   f"{ch!r} on the dot of {puzzle[r, c]!r}")
