@@ -27,7 +27,6 @@ from flowsat.search.options import Switches
 from flowsat.search.problem import FlowProblem
 from flowsat.search.state import State
 from flowsat.solve import solve
-from tests.conftest import PUZZLES
 from tests.test_search import swapped
 
 # a 3x3 square board whose corners are holes and whose center is a bridge: A crosses B
@@ -138,6 +137,20 @@ def test_parity_holds_with_bridges():
     assert not problem.sw.squares and not problem.sw.corners
 
 
+def test_a_triangle_holds_one_link_without_self_touch():
+    """On a hexagonal board the corner (2, 0) has two neighbors, next to each other: a path
+    through it touches itself. The triangle rule finds it; without it, or with self-touch
+    allowed, the propagation does not."""
+    rows, hexed = "A.B / ... / .AB", Graph(3, 3, "hex")
+    problem, s = setup(rows, hexed)
+    assert problem.links.propagate(s) is None
+    assert not problem.checks(s) and problem.stats["pruned_links"] == 1
+    for switches in ({"triangles": False}, {"allow_self_touch": True}):
+        problem, s = setup(rows, hexed, **switches)
+        assert problem.links.propagate(s) is not None
+    assert solve(problem_puzzle(rows, hexed), "sat").status == "unsolvable"
+
+
 # levels of `generate.cover` (pack lines: dots and a solution) on which the search with one
 # check on prunes some state: (line, self-touch allowed, the checks)
 PRUNED = [
@@ -234,18 +247,6 @@ def test_sure_links_on_hex_and_bridges_are_in_the_solution(kind, size, touch, se
             i = (x & -x).bit_length() - 1
             x &= x - 1
             assert {board.cell[i], board.cell[i + shift]} in linked
-
-
-@pytest.mark.parametrize("touch", [False, True])
-def test_both_backends_agree_on_every_kinds_level(touch):
-    """Every level of `puzzles/kinds` (hexagonal, bridges, warps, holes, walls): the same
-    status from both backends."""
-    levels = [p for f in sorted((PUZZLES / "kinds").rglob("*.txt")) for p in read_puzzles(f)]
-    kinds = {k for p in levels for k in p.kind.split("+")}
-    assert kinds >= {"hex", "bridges", "warps"}
-    for puzzle in levels:
-        assert solve(puzzle, "astar", rules=Rules(touch)).status == \
-            solve(puzzle, "sat", rules=Rules(touch)).status, puzzle.level
 
 
 def test_a_hint_on_a_bridge_is_an_input_error(tmp_path):

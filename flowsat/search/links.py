@@ -4,8 +4,8 @@ A link joins two neighboring cells. Links are masks, one for each way of the boa
 (`Board.ways`): on the square grid horizontal ones (bit i: cells i and i+1) and vertical ones
 (bit i: cells i and i+stride), on any other board graph one per shift (`GraphLinks`). The
 rules `Links` applies (each sound in the rule mode it runs in) are switched on by the `links`,
-`squares` and `corners` switches (see `flowsat.search.checks.links`); what the search does
-with the sure links is the problem's (`FlowProblem.follow`).
+`squares`, `corners` and `triangles` switches (see `flowsat.search.checks.links`); what the
+search does with the sure links is the problem's (`FlowProblem.follow`).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ NONE_SURE: Sure = ((), 0)
 class Links:
     """The link propagation of one puzzle's moves."""
 
-    def __init__(self, moves: Moves, squares: bool, corners: bool):
+    def __init__(self, moves: Moves, squares: bool, corners: bool, triangles: bool = False):
         self.moves, self.board, self.st = moves, moves.board, moves.board.stride
         self.sure = NONE_SURE  # of the state last checked (see `FlowProblem.follow`)
         self.squares = squares and moves.touch
@@ -165,14 +165,39 @@ class Links:
 class GraphLinks(Links):
     """`Links` on any board graph (`GraphBoard`): a mask of links for each of the board's ways
     (shifts), the same rules but those of the square grid (2x2 squares, corners: off on these
-    kinds, see `flowsat.search.checks.links`)."""
+    kinds, see `flowsat.search.checks.links`), and without self-touch, triangles."""
 
-    def __init__(self, moves: Moves, squares: bool, corners: bool):
+    def __init__(self, moves: Moves, squares: bool, corners: bool, triangles: bool = False):
         self.moves, self.board = moves, moves.board
         self.sure = NONE_SURE
         self.squares = self.corners = False
         self.shifts = [shift for shift, _ in self.board.ways]
         self.way_of = {shift: k for k, shift in enumerate(self.shifts)}
+        self.triangles = self.find_triangles() if triangles and moves.touch else []
+
+    def find_triangles(self) -> list[tuple[int, int, int, int, int]]:
+        """The kinds of triangle of the board (three cells, each linked to the others), as
+        (way i to j, way i to k, way j to k, j - i, the cells i that are a triangle's
+        first) for cells i < j < k."""
+        ways, found = self.board.ways, []
+        for a, (s1, m1) in enumerate(ways):
+            for b, (s2, m2) in enumerate(ways):
+                c = self.way_of.get(s2 - s1, -1)
+                if s1 < s2 and c >= 0 and (first := m1 & m2 & ways[c][1] >> s1):
+                    found.append((a, b, c, s1, first))
+        return found
+
+    def cut_triangles(self, links: list[int], sure: list[int]) -> bool:
+        """Without self-touch, a triangle holds at most one link (two make a path touch
+        itself): False when one holds two sure links, else its other links go (in place)."""
+        for a, b, c, s1, first in self.triangles:
+            x, y, z = sure[a] & first, sure[b] & first, (sure[c] >> s1) & first
+            if (x & y) | (x & z) | (y & z):
+                return False
+            links[a] &= ~(y | z)
+            links[b] &= ~(x | z)
+            links[c] &= ~((x | y) << s1)
+        return True
 
     def propagate(self, s: State) -> Sure | None:
         """`Links.propagate`, way by way."""
@@ -209,6 +234,8 @@ class GraphLinks(Links):
             sat = (free & two) | (ends & one)  # as many sure links as needed
             links = [m | (n & ~(sat | sat >> k)) for m, n, k in zip(sure, links, shifts,
                                                                       strict=True)]
+            if self.triangles and not self.cut_triangles(links, sure):
+                return None
             if links + sure == before:
                 s.links, s.dirty = (links, sure, ends), 0
                 return tuple(sure), ends & one

@@ -30,7 +30,7 @@ class FlowProblem(Moves):
         self.sw = switches = for_kinds(switches, board.kinds)  # what holds on this board
         self.stats = dict.fromkeys(STATS, 0)
         links = GraphLinks if isinstance(board, GraphBoard) else Links
-        self.links = links(self, switches.squares, switches.corners)
+        self.links = links(self, switches.squares, switches.corners, switches.triangles)
         # the checks that are on, as (function, stat) pairs
         self.active = [(check.check(self), check.stat) for check in REGISTRY
                        if check.check and getattr(switches, check.name)]

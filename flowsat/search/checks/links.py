@@ -8,7 +8,10 @@ square boards, holes and walls or not; not across warps (not in the masks of `Li
 bridges (a U-turn around a bridge passes it one way and touches its other pass, which is no
 touch), nor on hexagonal boards (no squares). The corner rule is proved for the square grid
 without walls (`Links.turns`; a hole ends a corner's diagonal as a dot does; a wall beside the
-cell inside a corner breaks the proof, and so does a bridge: the cell inside may be one).
+cell inside a corner breaks the proof, and so does a bridge: the cell inside may be one). The
+triangle rule holds on any graph (of three cells each linked to the others, two links would
+make a path touch itself): every kind, though only hexagonal boards (and warps across 3 cells)
+have triangles.
 """
 
 from __future__ import annotations
@@ -31,6 +34,8 @@ SWITCHES = (
            presets=("full",), kinds=EVERY),
     Switch("squares", "with links, without self-touch: no three links in a 2x2 square", 22,
            presets=("full",)),
+    Switch("triangles", "with links, without self-touch: at most one link in a triangle of "
+           "cells", 24, kinds=EVERY, presets=("full",)),
     Switch("corners", "with links, without self-touch: a corner's inside diagonal meets a dot "
            "or a hole", 23, kinds=SQUARE - {"walls"}, presets=("full",)),
 )
