@@ -133,22 +133,46 @@ def test_parity_holds_with_bridges():
     problem, s = setup(".B. / A.A / .B.", CROSS)
     assert problem.sw.parity and parity_ok(problem, s, problem.served(s))
     hexed, _ = setup("A.A / B.B", Graph(3, 2, "hex"))
-    assert not hexed.sw.parity and not hexed.sw.squares and not hexed.sw.corners
-    assert not problem.sw.squares and not problem.sw.corners
+    assert not hexed.sw.parity and not hexed.sw.corners and not problem.sw.corners
 
 
 def test_a_triangle_holds_one_link_without_self_touch():
     """On a hexagonal board the corner (2, 0) has two neighbors, next to each other: a path
-    through it touches itself. The triangle rule finds it; without it, or with self-touch
-    allowed, the propagation does not."""
+    through it touches itself. The triangle rule finds it; without it (and the 2x2 rule, whose
+    rhombi hold two triangles), or with self-touch allowed, the propagation does not."""
     rows, hexed = "A.B / ... / .AB", Graph(3, 3, "hex")
     problem, s = setup(rows, hexed)
     assert problem.links.propagate(s) is None
     assert not problem.checks(s) and problem.stats["pruned_links"] == 1
-    for switches in ({"triangles": False}, {"allow_self_touch": True}):
+    for switches in ({"triangles": False, "squares": False}, {"allow_self_touch": True}):
         problem, s = setup(rows, hexed, **switches)
         assert problem.links.propagate(s) is not None
     assert solve(problem_puzzle(rows, hexed), "sat").status == "unsolvable"
+
+
+def test_a_square_across_a_warp_holds_two_links_without_self_touch():
+    """The 2x2 rule counts the squares across the warps: here, without it, the propagation
+    finds no contradiction; with it, it does (and the puzzle is unsolvable without
+    self-touch)."""
+    rows, warped = "RR.. / BBG. / ...G", Graph(4, 3, wrap=True)
+    problem, s = setup(rows, warped, squares=False)
+    assert problem.links.propagate(s) is not None and problem.checks(s)
+    problem, s = setup(rows, warped)
+    assert problem.links.propagate(s) is None and not problem.checks(s)
+    corner = problem.board.index[0, 0]  # (0, 0), (0, 3), (1, 0), (1, 3): a square
+    assert any(first >> corner & 1 and shift == 3 for _, _, shift, _, first in
+               problem.links.fours)
+    assert solve(problem_puzzle(rows, warped), "sat").status == "unsolvable"
+    assert solve(problem_puzzle(rows, warped), "astar", rules=Rules(True)).status == "solved"
+
+
+def test_no_square_of_cells_around_a_bridge_is_a_cycle():
+    """Around a bridge, a U-turn passes it one way and is next to its other pass only: no
+    touch, so no 2x2 square holding the bridge counts."""
+    problem, _ = setup("A.B / ... / A.B", Graph(3, 3, bridges=frozenset({4})))
+    assert problem.sw.squares and problem.links.fours == []
+    problem, _ = setup("A.B / ... / A.B", Graph(3, 3, wrap=True))
+    assert len(problem.links.fours) > 0
 
 
 # levels of `generate.cover` (pack lines: dots and a solution) on which the search with one

@@ -164,16 +164,17 @@ class Links:
 
 class GraphLinks(Links):
     """`Links` on any board graph (`GraphBoard`): a mask of links for each of the board's ways
-    (shifts), the same rules but those of the square grid (2x2 squares, corners: off on these
-    kinds, see `flowsat.search.checks.links`), and without self-touch, triangles."""
+    (shifts), the same rules but the corners' (square grid only, see
+    `flowsat.search.checks.links`); without self-touch, the 2x2 rule on every cycle of four
+    cells with two pairs of parallel sides, and the triangle rule."""
 
     def __init__(self, moves: Moves, squares: bool, corners: bool, triangles: bool = False):
         self.moves, self.board = moves, moves.board
         self.sure = NONE_SURE
-        self.squares = self.corners = False
         self.shifts = [shift for shift, _ in self.board.ways]
         self.way_of = {shift: k for k, shift in enumerate(self.shifts)}
         self.triangles = self.find_triangles() if triangles and moves.touch else []
+        self.fours = self.find_fours() if squares and moves.touch else []
 
     def find_triangles(self) -> list[tuple[int, int, int, int, int]]:
         """The kinds of triangle of the board (three cells, each linked to the others), as
@@ -186,6 +187,31 @@ class GraphLinks(Links):
                 if s1 < s2 and c >= 0 and (first := m1 & m2 & ways[c][1] >> s1):
                     found.append((a, b, c, s1, first))
         return found
+
+    def find_fours(self) -> list[tuple[int, int, int, int, int]]:
+        """The kinds of cycle of four cells i, i+s, i+s+t, i+t (a 2x2 square, a hexagonal
+        board's rhombus, a square across a warp), as (way s, way t, s, t, the cells i that
+        are one's first) for shifts s < t."""
+        ways, found = self.board.ways, []
+        for a, (s, m) in enumerate(ways):
+            for b, (t, n) in enumerate(ways):
+                if s < t and (first := m & m >> t & n & n >> s):
+                    found.append((a, b, s, t, first))
+        return found
+
+    def cut_fours(self, links: list[int], sure: list[int]) -> bool:
+        """Without self-touch, a cycle of four cells holds at most two links (three make a
+        U-turn that touches itself): False when one holds three sure links, else where it
+        holds two its other links go (in place)."""
+        for a, b, s, t, first in self.fours:
+            x, y = sure[a] & first, (sure[a] >> t) & first  # sides i to i+s, i+t to i+s+t
+            z, w = sure[b] & first, (sure[b] >> s) & first  # sides i to i+t, i+s to i+s+t
+            _, two, three = tally([x, y, z, w])
+            if three:
+                return False
+            links[a] &= ~((two & ~x) | (two & ~y) << t)
+            links[b] &= ~((two & ~z) | (two & ~w) << s)
+        return True
 
     def cut_triangles(self, links: list[int], sure: list[int]) -> bool:
         """Without self-touch, a triangle holds at most one link (two make a path touch
@@ -235,6 +261,8 @@ class GraphLinks(Links):
             links = [m | (n & ~(sat | sat >> k)) for m, n, k in zip(sure, links, shifts,
                                                                       strict=True)]
             if self.triangles and not self.cut_triangles(links, sure):
+                return None
+            if self.fours and not self.cut_fours(links, sure):
                 return None
             if links + sure == before:
                 s.links, s.dirty = (links, sure, ends), 0

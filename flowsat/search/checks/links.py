@@ -3,15 +3,17 @@
 Kinds: links are masks, one for each way of the board's links (`Board.ways`), and the
 propagation counts a cell's links whatever the graph: every kind (a bridge's two passes are two
 cells, with two links each; a warp is a link like any other), and so the tails. The 2x2 rule
-counts only squares with every side open (across a wall, two cells of a flow do not touch):
-square boards, holes and walls or not; not across warps (not in the masks of `Links`), nor with
-bridges (a U-turn around a bridge passes it one way and touches its other pass, which is no
-touch), nor on hexagonal boards (no squares). The corner rule is proved for the square grid
-without walls (`Links.turns`; a hole ends a corner's diagonal as a dot does; a wall beside the
-cell inside a corner breaks the proof, and so does a bridge: the cell inside may be one). The
-triangle rule holds on any graph (of three cells each linked to the others, two links would
-make a path touch itself): every kind, though only hexagonal boards (and warps across 3 cells)
-have triangles.
+holds on any cycle of four cells whose four links are open (three links make a U-turn whose
+ends touch), counted on the square grid's 2x2 squares without a wall, and on any other board
+on the cycles i, i+s, i+s+t, i+t of two ways s, t (`GraphLinks.find_fours`: hexagonal
+rhombi, squares across warps; a square around a bridge is no cycle of its passes, which is
+right: a U-turn round a bridge passes one way and is next to the other pass, no touch): every
+kind. The triangle rule holds on any graph too (of three cells each linked to the others, two
+links make a path touch itself): every kind, though only hexagonal boards (and warps across 3
+cells) have triangles. The corner rule is proved for the square grid without walls
+(`Links.turns`; a hole ends a corner's diagonal as a dot does; a wall beside the cell inside a
+corner breaks the proof, and so does a bridge: the cell inside may be one; a hexagonal board
+has no such corners).
 """
 
 from __future__ import annotations
@@ -32,8 +34,8 @@ SWITCHES = (
            "from heads", 20, presets=("full",), kinds=EVERY, check=check, stat="pruned_links"),
     Switch("tails", "with links: sure links from goal dots extend the flows' tails", 21,
            presets=("full",), kinds=EVERY),
-    Switch("squares", "with links, without self-touch: no three links in a 2x2 square", 22,
-           presets=("full",)),
+    Switch("squares", "with links, without self-touch: no three links in a 2x2 square (a cycle "
+           "of four cells)", 22, kinds=EVERY, presets=("full",)),
     Switch("triangles", "with links, without self-touch: at most one link in a triangle of "
            "cells", 24, kinds=EVERY, presets=("full",)),
     Switch("corners", "with links, without self-touch: a corner's inside diagonal meets a dot "
