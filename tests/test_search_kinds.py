@@ -15,7 +15,7 @@ from flowsat.generate.cover import random_level
 from flowsat.puzzle import Puzzle, read_puzzles
 from flowsat.puzzle.board import Board as Graph
 from flowsat.puzzle.formats import PuzzleError
-from flowsat.puzzle.model import Cell, Paths
+from flowsat.puzzle.model import Paths
 from flowsat.puzzle.rules import Rules
 from flowsat.search.backend import board_of, orient
 from flowsat.search.board import Board, GraphBoard
@@ -33,26 +33,19 @@ from tests.test_search import swapped
 CROSS = Graph(3, 3, holes=frozenset({0, 2, 6, 8}), bridges=frozenset({4}))
 
 
-def setup(rows: str, graph: Graph, moves: dict[str, list[Cell]] | None = None,
-          puzzle: Puzzle | None = None, **switches) -> tuple[FlowProblem, State]:
-    """A problem on the board graph (first dot in reading order starts) and the state after
-    each color's head moved through the cells given."""
-    puzzle = puzzle or Puzzle(tuple(rows.split(" / ")), board=graph)
+def setup(rows: str, graph: Graph, puzzle: Puzzle | None = None, **switches
+          ) -> tuple[FlowProblem, State]:
+    """A problem on the board graph (the rows', or the puzzle's; first dot in reading order
+    starts) and its first state."""
+    puzzle = puzzle or level(rows, graph)
     board = board_of(puzzle)
     starts, goals = orient(board, puzzle, outside_in=False)
     problem = FlowProblem(board, starts, goals, list(range(len(starts))), Switches(**switches))
-    state = problem.start()
-    letters = list(puzzle.dots)
-    for letter, cells in (moves or {}).items():
-        c = letters.index(letter)
-        for cell in cells:  # into a bridge: the pass of the way in
-            problem.apply(state, c, next(j for j in board.nbr_list[state.heads[c]]
-                                         if board.cell[j] == cell))
-    return problem, state
+    return problem, problem.start()
 
 
-def bits(board: Board, cells: list[Cell]) -> int:
-    return board.mask(cells)
+def level(rows: str, graph: Graph = CROSS) -> Puzzle:
+    return Puzzle(tuple(rows.split(" / ")), board=graph)
 
 
 # --- the board graph's bitboards ---------------------------------------------------------------
@@ -79,8 +72,8 @@ def test_a_bridge_is_two_cells_one_per_pass():
     across = board.index[1, 1]
     up_down = across + board.plane
     assert board.cell[up_down] == (1, 1)
-    assert board.nbrs[across] == bits(board, [(1, 0), (1, 2)])
-    assert board.nbrs[up_down] == bits(board, [(0, 1), (2, 1)])
+    assert board.nbrs[across] == board.mask([(1, 0), (1, 2)])
+    assert board.nbrs[up_down] == board.mask([(0, 1), (2, 1)])
     assert board.all.bit_count() == 6
     assert len(board.regions(board.all)) == 2  # across and up-and-down: two regions
 
@@ -89,10 +82,10 @@ def test_hex_dead_ends_count_the_six_neighbors():
     """(1, 0) of an even column (half a cell lower) has (2, 1) for a neighbor, which a square
     board would not: two open neighbors, no dead end; with only that one, a dead end."""
     board = GraphBoard(Graph(3, 3, "hex"))
-    free = bits(board, [(1, 0)])
-    assert not dead_end_linked(board, free, bits(board, [(1, 1), (2, 1)]))
-    assert dead_end_linked(board, free, bits(board, [(2, 1)]))
-    assert dead_end_linked(Board(3, 3), free, bits(board, [(1, 1), (2, 1)]))  # on squares
+    free = board.mask([(1, 0)])
+    assert not dead_end_linked(board, free, board.mask([(1, 1), (2, 1)]))
+    assert dead_end_linked(board, free, board.mask([(2, 1)]))
+    assert dead_end_linked(Board(3, 3), free, board.mask([(1, 1), (2, 1)]))  # on squares
 
 
 def test_a_bridge_pass_is_a_dead_end_by_its_own_way():
@@ -100,9 +93,9 @@ def test_a_bridge_pass_is_a_dead_end_by_its_own_way():
     above and below it (those are the other pass's)."""
     board = GraphBoard(CROSS)
     across = 1 << board.index[1, 1]
-    assert dead_end_linked(board, across, bits(board, [(1, 0)]))
-    assert dead_end_linked(board, across, bits(board, [(1, 0), (0, 1), (2, 1)]))
-    assert not dead_end_linked(board, across, bits(board, [(1, 0), (1, 2)]))
+    assert dead_end_linked(board, across, board.mask([(1, 0)]))
+    assert dead_end_linked(board, across, board.mask([(1, 0), (0, 1), (2, 1)]))
+    assert not dead_end_linked(board, across, board.mask([(1, 0), (1, 2)]))
 
 
 def test_flows_cross_on_a_bridge_and_are_stranded_by_its_ways():
@@ -111,16 +104,12 @@ def test_flows_cross_on_a_bridge_and_are_stranded_by_its_ways():
     bridge the center would serve both."""
     problem, s = setup(".B. / A.A / .B.", CROSS)
     assert len(s.regions) == 2 and regions_ok(problem, s, problem.served(s))
-    assert solve(problem_puzzle(".B. / A.A / .B."), "astar").status == "solved"
+    assert solve(level(".B. / A.A / .B."), "astar").status == "solved"
     problem, s = setup(".A. / A.B / .B.", CROSS)
     assert not regions_ok(problem, s, problem.served(s))
     assert not problem.checks(s) and problem.stats["pruned_stranded"] == 1
     for backend in ("astar", "sat"):
-        assert solve(problem_puzzle(".A. / A.B / .B."), backend).status == "unsolvable"
-
-
-def problem_puzzle(rows: str, graph: Graph = CROSS) -> Puzzle:
-    return Puzzle(tuple(rows.split(" / ")), board=graph)
+        assert solve(level(".A. / A.B / .B."), backend).status == "unsolvable"
 
 
 def test_parity_holds_with_bridges():
@@ -147,7 +136,7 @@ def test_a_triangle_holds_one_link_without_self_touch():
     for switches in ({"triangles": False, "squares": False}, {"allow_self_touch": True}):
         problem, s = setup(rows, hexed, **switches)
         assert problem.links.propagate(s) is not None
-    assert solve(problem_puzzle(rows, hexed), "sat").status == "unsolvable"
+    assert solve(level(rows, hexed), "sat").status == "unsolvable"
 
 
 def test_a_square_across_a_warp_holds_two_links_without_self_touch():
@@ -162,8 +151,8 @@ def test_a_square_across_a_warp_holds_two_links_without_self_touch():
     corner = problem.board.index[0, 0]  # (0, 0), (0, 3), (1, 0), (1, 3): a square
     assert any(first >> corner & 1 and shift == 3 for _, _, shift, _, first in
                problem.links.fours)
-    assert solve(problem_puzzle(rows, warped), "sat").status == "unsolvable"
-    assert solve(problem_puzzle(rows, warped), "astar", rules=Rules(True)).status == "solved"
+    assert solve(level(rows, warped), "sat").status == "unsolvable"
+    assert solve(level(rows, warped), "astar", rules=Rules(True)).status == "solved"
 
 
 def test_no_square_of_cells_around_a_bridge_is_a_cycle():
@@ -278,4 +267,4 @@ def test_a_hint_on_a_bridge_is_an_input_error(tmp_path):
     hint = tmp_path / "hint.txt"
     hint.write_text("...\n.A.\n...\n")
     with pytest.raises(PuzzleError, match=r"hint.txt:2:2: 'A' on a bridge"):
-        solve(problem_puzzle(".B. / A.A / .B."), "astar", hint=hint)
+        solve(level(".B. / A.A / .B."), "astar", hint=hint)
