@@ -27,7 +27,7 @@ from flowsat.search.options import Switches
 from flowsat.search.problem import FlowProblem
 from flowsat.search.state import State
 from flowsat.solve import solve
-from tests.test_search import swapped
+from tests.test_search import backends_agree, swapped
 
 # a 3x3 square board whose corners are holes and whose center is a bridge: A crosses B
 CROSS = Graph(3, 3, holes=frozenset({0, 2, 6, 8}), bridges=frozenset({4}))
@@ -220,14 +220,7 @@ def test_both_backends_agree_on_hex_and_bridges(kind, width, height, walls, touc
     graph = KIND_BOARDS[kind](width, height)
     puzzle, paths = random_level(graph, rng, Rules(touch), walls=walls,
                                  bridges=0.7 if "bridges" in kind else 0.0)
-    if swap:
-        puzzle = swapped(paths, puzzle, rng)
-    for rules in (Rules(touch), Rules(True)):
-        sat = solve(puzzle, "sat", rules=rules)
-        assert sat.status == "solved" or swap
-        for preset in ("full", "2016"):
-            astar = solve(puzzle, "astar", rules=rules, preset=preset)
-            assert astar.status == sat.status, (puzzle.board, rules, preset)
+    backends_agree(swapped(paths, puzzle, rng) if swap else puzzle, touch, swap)
 
 
 @settings(max_examples=40, deadline=None)
