@@ -34,7 +34,8 @@ def solve(puzzle: Puzzle, *, rules: Rules = DEFAULT_RULES, timeout: float | None
     start = time.perf_counter()
     refuse_other_kinds(puzzle, rules)
     config = configure(preset, switches)
-    cap, tables = cap_mb(max_memory), Board.tables_mb(puzzle.height, puzzle.width)
+    cap = cap_mb(max_memory)
+    tables = Board.tables_mb(puzzle.height, puzzle.width, 1 + bool(puzzle.board.bridges))
     if tables > cap:
         return Result("limit", stats={"memory_mb": round(tables, 1),
                                       "total_s": round(time.perf_counter() - start, 6)},

@@ -69,11 +69,12 @@ class Board:
                           if j >= 0 and self.nbrs[i] >> j & 1] for i in range(size)]
 
     @staticmethod
-    def tables_mb(height: int, width: int) -> float:
+    def tables_mb(height: int, width: int, planes: int = 1) -> float:
         """About the memory the tables of a board take, before it is made: the neighbor mask
         of cell i is an int of i bits (i / 7.5 bytes), so the masks grow with the square of
-        the cells (64 GB for 1002x1002), plus some 350 bytes a cell for the rest."""
-        size = height * (width + 1)
+        the cells (64 GB for 1002x1002), plus some 350 bytes a cell for the rest (with
+        bridges, a second plane of cells: `GraphBoard`)."""
+        size = height * (width + 1) * planes
         return (size * size / 15 + 350 * size) / (1 << 20)
 
     def step(self, i: int, dr: int, dc: int) -> int:
