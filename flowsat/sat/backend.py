@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 
-from flowsat.memory import cap_mb, shown
+from flowsat.memory import cap_mb, collector_paused, shown
 from flowsat.puzzle.model import Cell, Paths, Puzzle
 from flowsat.puzzle.rules import DEFAULT_RULES, Rules
 from flowsat.result import Result, UsageError
@@ -98,6 +98,7 @@ def solve(puzzle: Puzzle, *, rules: Rules = DEFAULT_RULES, timeout: float | None
                   encoding=encoding, solver=solver, observe=observe, max_memory=max_memory)[0]
 
 
+@collector_paused()
 def search(puzzle: Puzzle, limit: int, *, rules: Rules = DEFAULT_RULES,
            timeout: float | None = None, encoding: str = DEFAULT_ENCODING,
            solver: str = DEFAULT_SOLVER, observe: Observer | None = None,

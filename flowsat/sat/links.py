@@ -203,7 +203,7 @@ class Edges:
         matrix = np.append(self.var_array, 0)[enc.graph.incident_rows]
         count, on = enc.graph.degree, enc.graph.on_array
         need = np.where(enc.dots >= 0, 1, 2)
-        for n in np.unique(count[on]):
+        for n in np.flatnonzero(np.bincount(count[on])):  # the degrees there are
             for k in (1, 2):
                 rows = np.flatnonzero(on & (count == n) & (need == k))
                 if not len(rows):
