@@ -12,8 +12,10 @@ consecutive on it (a bridge's two passes are two cells here, each owning the lin
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 from itertools import pairwise
 
+from flowsat.puzzle.board import Board
 from flowsat.puzzle.model import Cell, Paths, Puzzle
 from flowsat.puzzle.rules import DEFAULT_RULES, Rules
 
@@ -78,13 +80,19 @@ def path_problems(puzzle: Puzzle, color: str, path: list[Cell], numbers: list[in
         if numbers[k] in board.bridges and board.axis_of(numbers[k], numbers[k - 1]) != \
                 board.axis_of(numbers[k], numbers[k + 1]):
             found.append(f"path {color!r} turns on the bridge at {path[k]}")
-    for cell, times in Counter(path).items():
+    for cell, times in Counter(path).items() if len(set(numbers)) < len(numbers) else ():
         if times > 1 and times > (2 if board.number(cell) in board.bridges else 1):
             often = "twice" if times == 2 else f"{times} times"
             found.append(f"path {color!r} visits {cell} {often}")
-    found += [f"path {color!r} passes through the dot of {puzzle[cell]!r} at {cell}"
-              for cell in path if puzzle[cell] not in (".", color)]
+    if not other_dots(puzzle, color).isdisjoint(path):
+        found += [f"path {color!r} passes through the dot of {puzzle[cell]!r} at {cell}"
+                  for cell in path if puzzle[cell] not in (".", color)]
     return found
+
+
+def other_dots(puzzle: Puzzle, color: str) -> set[Cell]:
+    """The cells of the other colors' dots (every other cell of the board is empty)."""
+    return {cell for other, ends in puzzle.dots.items() if other != color for cell in ends}
 
 
 def step_problems(puzzle: Puzzle, color: str, a: Cell, b: Cell) -> list[str]:
@@ -113,8 +121,11 @@ def path_nodes(puzzle: Puzzle, numbers: list[int]) -> list[Node]:
 def coverage_problems(puzzle: Puzzle, nodes: dict[str, list[Node]], rules: Rules) -> list[str]:
     """Cells (and bridge passes) on more than one path, and, under fill-all, on none."""
     board = puzzle.board
-    wanted = [i for i in board.cells if i not in board.bridges]
-    wanted += [(b, k) for b in sorted(board.bridges) for k in range(len(board.axes[b]))]
+    wanted, wanted_set = covered(board)
+    every = [node for path in nodes.values() for node in path]
+    if (len(set(every)) == len(every) and wanted_set.issuperset(every)
+            and (len(every) == len(wanted) or not rules.fill_all)):
+        return []  # each node on one path at most (and, under fill-all, all of them on one)
     owners: dict[Node, list[str]] = {node: [] for node in wanted}
     for color, path in nodes.items():
         for node in dict.fromkeys(path):
@@ -126,6 +137,14 @@ def coverage_problems(puzzle: Puzzle, nodes: dict[str, list[Node]], rules: Rules
         found += [f"{name(board, node)} is on no path" for node, who in owners.items()
                   if not who]
     return found
+
+
+@lru_cache(maxsize=16)  # the boards of a set's few sizes
+def covered(board: Board) -> tuple[list[Node], frozenset[Node]]:
+    """The nodes a solution covers once: the cells, a bridge cell once each way."""
+    wanted: list[Node] = [i for i in board.cells if i not in board.bridges]
+    wanted += [(b, k) for b in sorted(board.bridges) for k in range(len(board.axes[b]))]
+    return wanted, frozenset(wanted)
 
 
 def name(board, node: Node) -> str:

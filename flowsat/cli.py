@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import gc
 import importlib
 import inspect
 import json
@@ -1005,6 +1006,7 @@ def main() -> None:
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     only_the_command_asked_for(sys.argv[1:])
     limit_address_space()
+    gc.freeze()  # what the imports made lives as long as the process: collections skip it
     try:
         app()
     except KeyboardInterrupt:

@@ -161,6 +161,7 @@ def search(puzzle: Puzzle, limit: int, *, rules: Rules = DEFAULT_RULES,
         stats["route"] = "uniqueness rule" if assumptions else "complete"
     if limit > 1:
         stats.update(solutions=len(found), exhausted=answer is False)
+    formula.enc.clauses = []  # freed now: the cycle collector would (its names point back)
     stats["total_s"] = time.perf_counter() - start
     stats = {k: round(v, 6) if isinstance(v, float) else v for k, v in stats.items()}
     stopped = "limit" if out_of_budget else "timeout"

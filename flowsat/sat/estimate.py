@@ -46,6 +46,8 @@ def formula_size(puzzle: Puzzle, spec: Spec, rules: Rules) -> Size | None:
     if spec.touch == "lazy":
         spec = replace(spec, touch="eager")
     colors, cells = len(puzzle.colors), cell_count(puzzle)
+    if cells <= WORTH_IT * PROBE_WIDTH * (1 + PROBE_FREE_ROWS[-1]):  # the least a large
+        return None  # probe can have (a row of dots): no need to make the probes to know
     small, large = (probe(colors, rows) for rows in PROBE_FREE_ROWS)
     if cells <= WORTH_IT * cell_count(large):
         return None
