@@ -263,16 +263,21 @@ def trace(enc: Encoder, linked: list[tuple[int, int]]) -> tuple[Paths, list[list
         adjacent[j].append(i)
     paths: Paths = {}
     reached = set()
+    cell_of = enc.graph.cells
     for color, (a, b) in enc.puzzle.dots.items():
         path, prev, cur, end = [enc.index(a)], -1, enc.index(a), enc.index(b)
         while cur != end:
-            ahead = [n for n in adjacent[cur] if n != prev]
+            ahead = adjacent[cur]
+            if len(ahead) == 2 and prev in ahead:  # on the way: the other link
+                ahead = [ahead[ahead[0] == prev]]
+            elif prev in ahead:
+                ahead = [n for n in ahead if n != prev]
             if len(ahead) != 1 or ahead[0] in reached or len(path) > enc.size:
                 raise BrokenModel(f"{enc.puzzle.name}: path {color!r} breaks at {enc.cell(cur)}")
             prev, cur = cur, ahead[0]
             path.append(cur)
         reached.update(path)
-        paths[color] = [enc.cell(i) for i in path]
+        paths[color] = list(map(cell_of.__getitem__, path))
     fill_all = enc.rules.fill_all
     left = {i for i in enc.nodes if fill_all or adjacent[i]} - reached  # not the empty ones
     return paths, components(adjacent, left)

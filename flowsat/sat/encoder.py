@@ -167,6 +167,7 @@ class Graph:
     incident_rows: np.ndarray  # each node's rows of `edges`, in edge order, padded with -1
     degree: np.ndarray  # each node's number of edges
     on_array: np.ndarray  # `on` as a bool array
+    cells: list[tuple[int, int]]  # the cell (row, column) of each node
 
 
 @lru_cache(maxsize=16)  # the boards of a set's few sizes; each far smaller than its formula
@@ -197,7 +198,8 @@ def graph(board: Board) -> Graph:
     return Graph(second, size, list(range(board.size)) + bridges, on,
                  [i for i in range(size) if on[i]], second_pass, edges, neighbors, toward,
                  edge_array, toward_array, edge_rows(edge_array, toward_array, size),
-                 *incidence(edge_array, size), np.array(on, dtype=bool))
+                 *incidence(edge_array, size), np.array(on, dtype=bool),
+                 [divmod(i, board.width) for i in [*range(board.size), *bridges]])
 
 
 def incidence(edge_array: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
