@@ -78,10 +78,11 @@ class Puzzle:
     def dots(self) -> dict[str, tuple[Cell, Cell]]:
         """Each color's two dots, in reading order; colors in order of first appearance."""
         found: dict[str, list[Cell]] = {}
-        for cell in self.cells():
-            ch = self[cell]
-            if ch != EMPTY:
-                found.setdefault(ch, []).append(cell)
+        w, holes = self.width, self.board.holes
+        for r, row in enumerate(self.rows):
+            for c, ch in enumerate(row):
+                if ch != EMPTY and r * w + c not in holes:
+                    found.setdefault(ch, []).append((r, c))
         return {color: (a[0], a[1]) for color, a in found.items()}
 
     @property
