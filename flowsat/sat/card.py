@@ -62,7 +62,13 @@ def exactly_rows(lits: np.ndarray, k: int) -> list[np.ndarray]:
     if k == 1:
         out.append(lits)
     elif k > 1:
-        out.append(lits[:, np.array(subsets(n, n - k + 1), dtype=np.intp)].reshape(-1, n - k + 1))
+        out.append(lits[:, subset_columns(n, n - k + 1)].reshape(-1, n - k + 1))
     if k < n:
-        out.append(-lits[:, np.array(subsets(n, k + 1), dtype=np.intp)].reshape(-1, k + 1))
+        out.append(-lits[:, subset_columns(n, k + 1)].reshape(-1, k + 1))
     return out
+
+
+@cache
+def subset_columns(n: int, k: int) -> np.ndarray:
+    """`subsets(n, k)` as an index array (made once: most boards have nodes of 2 to 4 links)."""
+    return np.array(subsets(n, k), dtype=np.intp)
