@@ -5,7 +5,7 @@
 
 Sets: `load` (the project's corpus `puzzles/small`, `puzzles/large` and every board of
 `../shared/puzzles/numberlink/`), `numberlink` (those boards alone), `40x20` and `50x50`
-(those sizes of both), `spirals` (the four-spiral board of `benchmarks/spirals.py` and its
+(those sizes of both), `small` (the boards of both up to 15x15), `spirals` (the four-spiral board of `benchmarks/spirals.py` and its
 unsolvable twin, `--size` N x N, made at run time), `zucker` (the 28 solvable puzzles of
 `../shared/puzzles/zucker/`).
 
@@ -46,6 +46,7 @@ sys.path.insert(0, str(HERE))  # spirals.py beside this file (not the repository
 from spirals import spiral, unsolvable  # noqa: E402
 
 Board = tuple[str, list[str]]  # (name, rows)
+SMALL_CELLS = 15 * 15  # the `small` set: boards up to this many cells
 STAGES = ("encode_s", "load_s", "solve_s", "decode_s", "total_s")
 
 
@@ -96,6 +97,8 @@ SETS: dict[str, Callable[[argparse.Namespace], list[Board]]] = {
     "numberlink": lambda a: shared_numberlink(),
     "40x20": lambda a: corpus("40x20") + shared_numberlink("40x20"),
     "50x50": lambda a: corpus("50x50") + shared_numberlink("50x50"),
+    "small": lambda a: [b for b in corpus() + shared_numberlink()
+                        if len(b[1]) * len(b[1][0]) <= SMALL_CELLS],
     "spirals": lambda a: spirals(a.size),
     "zucker": lambda a: zucker(),
 }
