@@ -5,9 +5,9 @@
 
 Sets: `load` (the project's corpus `puzzles/small`, `puzzles/large` and every board of
 `../shared/puzzles/numberlink/`), `numberlink` (those boards alone), `40x20` and `50x50`
-(those sizes of both), `small` (the boards of both up to 15x15), `spirals` (the four-spiral board of `benchmarks/spirals.py` and its
-unsolvable twin, `--size` N x N, made at run time), `zucker` (the 28 solvable puzzles of
-`../shared/puzzles/zucker/`).
+(those sizes of both), `small` (the boards of both up to 15x15), `spirals` (the four-spiral
+board of `benchmarks/spirals.py` and its unsolvable twin, `--size` N x N, made at run time),
+`zucker` (the 28 solvable puzzles of `../shared/puzzles/zucker/`).
 
 Each run of a set is one process per program over the whole set: the Go Numberlink solver
 (`/work/anchors-bin/numberlink`, the set on stdin), `flowsat solve --format json` (the set as
