@@ -1,0 +1,73 @@
+"""The fixed costs of a run stay off the answers: start-up leaves the environment as it was,
+the cycle collector is paused only where it would scan a formula, a formula is freed when its
+search ends, and small boards skip the memory estimate's probes."""
+
+from __future__ import annotations
+
+import gc
+import os
+import subprocess
+import sys
+
+import pytest
+
+from flowsat.memory import collector_paused
+from flowsat.puzzle import read_puzzles
+from flowsat.puzzle.rules import Rules
+from flowsat.sat import backend, estimate
+from flowsat.sat.spec import load_spec
+from tests.conftest import PUZZLES
+
+TEN = PUZZLES / "small" / "10x10" / "10x10-0001.txt"
+STATE = ("import gc, os, flowsat; "
+         "print(os.environ.get('OPENBLAS_NUM_THREADS'), gc.isenabled(), flush=True)")
+
+
+@pytest.mark.parametrize("given", [None, "3"])
+def test_importing_flowsat_leaves_the_environment_and_the_collector_as_they_were(given):
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    if given:
+        env["OPENBLAS_NUM_THREADS"] = given
+    out = subprocess.run([sys.executable, "-c", STATE], env=env, capture_output=True,
+                         text=True, check=True).stdout.split()
+    assert out == [str(given), "True"]  # programs flowsat starts see the user's setting
+
+
+def test_the_collector_is_paused_in_the_block_and_back_as_it_was_after_it():
+    assert gc.isenabled()
+    with pytest.raises(KeyError), collector_paused():
+        assert not gc.isenabled()
+        raise KeyError("an error in the block")
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with collector_paused():
+            pass
+        assert not gc.isenabled()  # it was off: it stays off
+    finally:
+        gc.enable()
+
+
+def test_a_search_frees_its_clauses_without_the_collector():
+    (puzzle,) = read_puzzles(TEN)
+    result = backend.solve(puzzle)  # the first run makes what is kept for the board's size
+    clauses = result.stats["clauses"]
+    gc.collect()
+    gc.disable()
+    try:
+        before = len(gc.get_objects())
+        assert backend.solve(puzzle).status == "solved"
+        left = len(gc.get_objects()) - before
+    finally:
+        gc.enable()
+    assert left < clauses // 10, f"{left} objects left behind by a formula of {clauses} clauses"
+
+
+def test_boards_below_the_smallest_probe_are_built_without_estimate_or_probes():
+    (puzzle,) = read_puzzles(TEN)
+    estimate.probe.cache_clear()
+    assert estimate.formula_size(puzzle, load_spec("edges-unique-lazy"), Rules()) is None
+    assert estimate.probe.cache_info().currsize == 0
+    floor = estimate.WORTH_IT * estimate.PROBE_WIDTH * (1 + estimate.PROBE_FREE_ROWS[-1])
+    assert all(estimate.cell_count(estimate.probe(colors, estimate.PROBE_FREE_ROWS[-1]))
+               * estimate.WORTH_IT >= floor for colors in range(1, 40))  # no probe is smaller
