@@ -8,7 +8,8 @@ Python code then is. A signal cannot stop C code, so the solver calls keep their
 (`solve_limited` + `interrupt`, CaDiCaL's budget slices); the timer only has to catch the
 Python around them. It rings a little after the deadline, so that a backend that notices the
 deadline itself reports its own stats, and again every RING_AGAIN_S, in case Python lost an
-exception raised where it cannot propagate (a garbage collector's callback). Code that must
+exception raised where it cannot propagate (a garbage collector's callback); it never raises
+inside a `__del__` (where it would be lost, and could cut a solver's release in two). Code that must
 not be cut short (cleaning up after an outside program) runs `shielded()`: the timeout waits
 for its end. Outside the main thread, or where there is no `setitimer`, the block runs
 without a timer (the backends' own checks still hold).
@@ -21,6 +22,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from types import FrameType
 
 GRACE_S = 0.2  # the timer rings this long after the deadline
 RING_AGAIN_S = 0.1
@@ -35,11 +37,23 @@ class Shield:
     deferred = False  # the timer rang inside one
 
 
-def ring(signum: int, frame: object) -> None:
+def ring(signum: int, frame: FrameType | None) -> None:
     if Shield.depth:
         Shield.deferred = True
         return
+    if in_finalizer(frame):  # lost there, and it may cut a C object's release in two:
+        return  # the next ring (RING_AGAIN_S later) raises it
     raise Timeout
+
+
+def in_finalizer(frame: FrameType | None, depth: int = 4) -> bool:
+    """Whether the code the signal came to runs inside a `__del__` (a solver freed by the
+    collector, say), a few calls deep at most."""
+    while frame is not None and depth:
+        if frame.f_code.co_name == "__del__":
+            return True
+        frame, depth = frame.f_back, depth - 1
+    return False
 
 
 @contextmanager

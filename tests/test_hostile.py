@@ -539,6 +539,27 @@ def test_a_200x200_board_returns_within_the_timeout_and_a_second(backend, option
     assert took < LIMIT_S + 1, f"{took:.2f} s"
 
 
+def test_a_timeout_waits_for_a_finalizer_to_end():
+    """A solver freed by the collector while the deadline rings is freed whole (a timeout cut
+    into its `__del__` would be lost there, and could free its C object twice)."""
+    from flowsat.deadline import Timeout, deadline
+
+    finished = []
+
+    class Slow:
+        def __del__(self):
+            end = time.monotonic() + 0.4
+            while time.monotonic() < end:
+                pass
+            finished.append(True)
+
+    with alarm(30), pytest.raises(Timeout), deadline(0.01):
+        Slow()  # freed at once; its __del__ runs past the deadline
+        while True:
+            time.sleep(0.01)
+    assert finished == [True]
+
+
 def test_a_uniqueness_proof_of_a_200x200_board_returns_within_the_timeout_and_a_second():
     from flowsat.unique import check_unique
 

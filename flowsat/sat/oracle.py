@@ -98,6 +98,13 @@ def load(solver: Solver, name: str, clauses: Iterable[list[int]]) -> None:
         deque(map(add, batch), maxlen=0)
 
 
+def release(solver: Solver) -> None:
+    """Free a solver's C object, shielded from the deadline: PySAT's `delete` frees it and then
+    forgets it, and a timeout raised between the two would have it freed twice (a crash)."""
+    with shielded():
+        solver.delete()
+
+
 class Oracle:
     """One solver instance for a formula that grows by added clauses (cycle cuts)."""
 
@@ -113,15 +120,19 @@ class Oracle:
             solver = Solver(name=self.name)
         except NoSuchSolverError:
             raise UsageError(f"solver {self.name} is not available in this PySAT build") from None
-        for clauses in (self.clauses, self.added, units):
-            load(solver, self.name, clauses)
+        try:
+            for clauses in (self.clauses, self.added, units):
+                load(solver, self.name, clauses)
+        except BaseException:  # a timeout while loading: free it now, not in a collection
+            release(solver)
+            raise
         return solver
 
     def __enter__(self) -> Oracle:
         return self
 
     def __exit__(self, *exc) -> None:
-        self.solver.delete()
+        release(self.solver)
 
     def add(self, clause: list[int]) -> None:
         self.added.append(clause)
@@ -135,7 +146,7 @@ class Oracle:
         assumptions = list(assumptions)
         if self.name in NOT_INCREMENTAL:  # rebuilt for each call, assumptions as units
             if self.solver.get_status() is not None or assumptions:
-                self.solver.delete()
+                release(self.solver)
                 self.solver = self._new([[x] for x in assumptions])
                 self.rebuilds += 1
             assumptions = []
