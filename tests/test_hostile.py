@@ -521,6 +521,7 @@ def test_an_uncaught_exception_is_exit_4_in_one_line(monkeypatch):
 
 BIG = Puzzle.from_text(" / ".join(["a" + "." * 199] + ["." * 200] * 198 + ["a" + "." * 199]))
 LIMIT_S = 1.0
+SLACK_S = 2.0  # a second to unwind, doubled: on a loaded machine a process gets half a core
 ROUTES = [("sat", {"solver": s}) for s in ("glucose4", "cadical195", "minisat22", "pycosat")
           ] + [("astar", {})]
 
@@ -528,7 +529,7 @@ ROUTES = [("sat", {"solver": s}) for s in ("glucose4", "cadical195", "minisat22"
 @pytest.mark.parametrize("touch", [False, True], ids=["no-touch", "touch"])
 @pytest.mark.parametrize(("backend", "options"), ROUTES,
                          ids=[o.get("solver", b) for b, o in ROUTES])
-def test_a_200x200_board_returns_within_the_timeout_and_a_second(backend, options, touch):
+def test_a_200x200_board_returns_soon_after_its_timeout(backend, options, touch):
     if options.get("solver") == "pycosat":
         pytest.importorskip("pycosat")
     start = time.perf_counter()
@@ -536,7 +537,7 @@ def test_a_200x200_board_returns_within_the_timeout_and_a_second(backend, option
         result = solve(BIG, backend, rules=Rules(touch), timeout=LIMIT_S, **options)
     took = time.perf_counter() - start
     assert result.status in ("timeout", "solved", "unsolvable")
-    assert took < LIMIT_S + 1, f"{took:.2f} s"
+    assert took < LIMIT_S + SLACK_S, f"{took:.2f} s"
 
 
 def test_a_timeout_waits_for_a_finalizer_to_end():
@@ -560,14 +561,14 @@ def test_a_timeout_waits_for_a_finalizer_to_end():
     assert finished == [True]
 
 
-def test_a_uniqueness_proof_of_a_200x200_board_returns_within_the_timeout_and_a_second():
+def test_a_uniqueness_proof_of_a_200x200_board_returns_soon_after_its_timeout():
     from flowsat.unique import check_unique
 
     start = time.perf_counter()
     with alarm(60):
         found = check_unique(BIG, timeout=LIMIT_S)
     assert found.verdict in ("timeout", "unique", "multiple", "unsolvable")
-    assert time.perf_counter() - start < LIMIT_S + 1
+    assert time.perf_counter() - start < LIMIT_S + SLACK_S
 
 
 def test_solve_text_output_has_a_default_timeout(monkeypatch):
