@@ -141,7 +141,7 @@ MaxCells = Annotated[int, typer.Option(
 AllowSelfTouch = Annotated[bool, typer.Option(
     "--allow-self-touch", help="Let a path touch itself side by side.")]
 AllowEmpty = Annotated[bool, typer.Option(
-    "--allow-empty", help="Let cells stay empty (Nikoli-style Numberlink; sat backend).")]
+    "--allow-empty", help="Let cells stay empty (Nikoli-style Numberlink).")]
 
 
 class Format(StrEnum):
@@ -621,7 +621,8 @@ def emit(puzzle: Puzzle, result: Result, backend: str, fmt: SolveFormat, color: 
     elif fmt is SolveFormat.rows:
         typer.echo(answer_rows(puzzle, result))
     else:
-        typer.echo(summary(puzzle, result, backend, rules.self_touch))
+        # with cells left empty, self-touch changes nothing (`flowsat.search.checks.empty`)
+        typer.echo(summary(puzzle, result, backend, rules.self_touch or not rules.fill_all))
         if result.status == "solved" and not quiet:
             typer.echo(draw(puzzle, result.paths, color) + "\n", color=color)
     sys.stdout.flush()

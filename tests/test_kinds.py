@@ -240,11 +240,10 @@ def test_the_direction_types_refuse_what_they_cannot_express():
         encode(Puzzle.from_text("A.A / ..."), "zucker2016", Rules(fill_all=False))
 
 
-def test_the_search_backend_solves_every_kind_and_refuses_empty_cells():
+def test_the_search_backend_solves_every_kind_with_every_cell_filled_or_not():
     for puzzle in LEVELS:
-        assert solve(puzzle, "astar").status == "solved", puzzle.name
-    with pytest.raises(UsageError, match="--allow-empty"):
-        solve(Puzzle.from_text("A.A / ..."), "astar", rules=Rules(fill_all=False))
+        for rules in (Rules(), Rules(fill_all=False)):
+            assert solve(puzzle, "astar", rules=rules).status == "solved", (puzzle.name, rules)
 
 
 def test_empty_cells_only_with_fill_all_off():

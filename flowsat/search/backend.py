@@ -23,6 +23,7 @@ from flowsat.search.options import DEFAULT_PRESET, configure, switches_of
 from flowsat.search.problem import FlowProblem
 
 Observer = Callable[[str, Paths, list[list[Cell]]], None]  # (event, paths, cycles)
+PEAKS = ("max_queue", "memory_mb")  # stats that are peaks, not counts
 
 
 def solve(puzzle: Puzzle, *, rules: Rules = DEFAULT_RULES, timeout: float | None = None,
@@ -49,33 +50,49 @@ def solve(puzzle: Puzzle, *, rules: Rules = DEFAULT_RULES, timeout: float | None
     if order:
         priority = user_priority(letters, order, priority)
     hinted = read_hint(hint, puzzle, board) if hint is not None else None
-    problem = FlowProblem(board, starts, goals, priority,
-                          switches_of(config, rules.self_touch), user_order=bool(order),
-                          hint=hinted)
-    on_expand = None
-    if observe is not None:
-        def on_expand(state):
-            observe("expand", named(letters, problem.paths(state)), [])
-    outcome = best_first(problem, breadth_first=config["breadth_first"], max_nodes=max_nodes,
-                         max_memory=cap, held_mb=tables,
-                         deadline=None if timeout is None else start + timeout,
-                         on_expand=on_expand)
-    stats = {**outcome.stats, **problem.stats,
-             "total_s": round(time.perf_counter() - start, 6)}
+    # with cells left empty, a bounded search for a solution with every cell filled comes
+    # first (`flowsat.search.checks.empty`), then the complete one
+    fills = [True, False] if not rules.fill_all and config["fill_first"] else [rules.fill_all]
+    stats: dict[str, Any] = {}
+    for fill_all in fills:
+        budget = max_nodes if fill_all == rules.fill_all else config["fill_first"]
+        if max_nodes is not None:
+            budget = min(budget, max_nodes - stats.get("nodes", 0))
+        problem = FlowProblem(board, starts, goals, priority,
+                              switches_of(config, rules.self_touch, not fill_all),
+                              user_order=bool(order), hint=hinted)
+        on_expand = None
+        if observe is not None:
+            def on_expand(state, problem=problem):
+                observe("expand", named(letters, problem.paths(state)), [])
+        outcome = best_first(problem, breadth_first=config["breadth_first"], max_nodes=budget,
+                             max_memory=cap, held_mb=tables,
+                             deadline=None if timeout is None else start + timeout,
+                             on_expand=on_expand)
+        stats = added(stats, {**outcome.stats, **problem.stats})
+        if fill_all != rules.fill_all:
+            stats["fill_first_nodes"] = outcome.stats["nodes"]
+        spent = outcome.status == "limit" and outcome.stats["nodes"] == budget != max_nodes
+        if outcome.status != "unsolvable" and not spent:  # else on to the next search
+            break
+    stats["total_s"] = round(time.perf_counter() - start, 6)
     config.update(order=order, random_order=random_order, max_nodes=max_nodes,
                   max_memory=max_memory, hint=None if hint is None else str(hint))
     paths = named(letters, problem.paths(outcome.state)) if outcome.status == "solved" else None
     return Result(outcome.status, paths, stats, outcome.reason, config)
 
 
+def added(stats: dict[str, Any], more: dict[str, Any]) -> dict[str, Any]:
+    """The stats of two searches run in turn: counts added, peaks the larger."""
+    return {**stats, **{key: max(stats.get(key, 0), value) if key in PEAKS
+                        else stats.get(key, 0) + value for key, value in more.items()}}
+
+
 def refuse_other_kinds(puzzle: Puzzle, rules: Rules) -> None:
-    """A usage error for a kind of board or a rule the search's bitboards do not know."""
+    """A usage error for a kind of board the search's bitboards do not know."""
     if not set(puzzle.kind.split("+")) <= KINDS:
         raise UsageError(f"the astar backend solves {', '.join(sorted(KINDS))} boards, "
                          f"not {puzzle.kind} boards; use the sat backend")
-    if not rules.fill_all:
-        raise UsageError("the astar backend fills every cell; use the sat backend for "
-                         "--allow-empty")
 
 
 def board_of(puzzle: Puzzle) -> Board:

@@ -41,11 +41,13 @@ class Links:
 
     def propagate(self, s: State) -> Sure | None:
         """The links every solution from s makes, and the open ends with a sure link; None
-        when there is no solution. A free cell needs two links, an open end one; links go
-        between open cells, never between the ends of two flows, nor from a flow's end to a
-        cell that flow may not enter. A cell with only as many possible links as it needs
-        makes them all; a cell with as many sure links as it needs makes no other; without
-        self-touch, a 2x2 square holds at most two links; repeated until nothing changes.
+        when there is no solution. A free cell needs two links, an open end one (with cells
+        left empty, a free cell needs two once it has a sure link, and one with fewer than two
+        possible links stays empty: it needs none and loses them); links go between open
+        cells, never between the ends of two flows, nor from a flow's end to a cell that flow
+        may not enter. A cell with only as many possible links as it needs makes them all; a
+        cell with as many sure links as it needs makes no other; without self-touch, a 2x2
+        square holds at most two links; repeated until nothing changes.
         Starts from the parent's links (a move only takes links away) and keeps the result in
         `s.links`."""
         moves, board, st = self.moves, self.board, self.st
@@ -76,18 +78,23 @@ class Links:
         hs &= h
         vs &= v
         dh, dv = s.drawn
+        empty = not moves.fill_all
+        used = free & counts(hs, vs, st)[0] if empty else free  # the free cells on a path
         while True:
             h0, v0, hs0, vs0 = h, v, hs, vs
             one, two, three = counts(h, v, st)
-            if free & ~two or ends & ~one:
+            if used & ~two or ends & ~one:
                 return None
-            full = (free & two & ~three) | (ends & one & ~two)  # as many links as needed
+            lone = free & ~two  # (cells left empty) on no path
+            full = (used & two & ~three) | (ends & one & ~two)  # as many links as needed
             hs |= h & (full | (full >> 1))
             vs |= v & (full | (full >> st))
             one, two, three = counts(hs, vs, st)
             if free & three or ends & two:
                 return None
-            sat = (free & two) | (ends & one)  # as many sure links as needed
+            if empty:
+                used = free & one
+            sat = (free & two) | (ends & one) | lone  # as many sure links as needed
             h = hs | (h & ~(sat | (sat >> 1)))
             v = vs | (v & ~(sat | (sat >> st)))
             if self.squares:  # three links in a 2x2 square: a U-turn
@@ -246,18 +253,23 @@ class GraphLinks(Links):
             if legal >> t & 1 and new & ((1 << x) | (1 << t)):  # may join at once
                 links[self.way_of[abs(t - x)]] |= 1 << min(x, t)
         sure = [m & n for m, n in zip(sure, links, strict=True)]
+        empty = not moves.fill_all  # (as in `Links.propagate`)
+        used = free & tally(self.sides(sure))[0] if empty else free  # the free cells on a path
         while True:
             before = links + sure
             one, two, three = tally(self.sides(links))
-            if free & ~two or ends & ~one:
+            if used & ~two or ends & ~one:
                 return None
-            full = (free & two & ~three) | (ends & one & ~two)  # as many links as needed
+            lone = free & ~two  # (cells left empty) on no path
+            full = (used & two & ~three) | (ends & one & ~two)  # as many links as needed
             sure = [m | (n & (full | full >> k)) for m, n, k in zip(sure, links, shifts,
                                                                       strict=True)]
             one, two, three = tally(self.sides(sure))
             if free & three or ends & two:
                 return None
-            sat = (free & two) | (ends & one)  # as many sure links as needed
+            if empty:
+                used = free & one
+            sat = (free & two) | (ends & one) | lone  # as many sure links as needed
             links = [m | (n & ~(sat | sat >> k)) for m, n, k in zip(sure, links, shifts,
                                                                       strict=True)]
             if self.triangles and not self.cut_triangles(links, sure):

@@ -64,11 +64,11 @@ timeout (None: the preset's choice, or no limit): the preset, a field for every 
 registry, and the rest. A switch that is on in a preset is turned off by its `--no-...` flag."""
 
 Switches = make_dataclass(
-    "Switches", [("allow_self_touch", bool, False),
+    "Switches", [("allow_self_touch", bool, False), ("allow_empty", bool, False),
                  *((s.name, type(s.on), s.value_in(DEFAULT_PRESET)) for s in REGISTRY)],
     frozen=True)
 Switches.__module__ = __name__
-Switches.__doc__ = "What the search does: the rule and each switch (defaults: the default preset)."
+Switches.__doc__ = "What the search does: the rules and each switch (defaults: the default preset)."
 
 
 def configure(preset: str, given: dict[str, Any]) -> dict[str, Any]:
@@ -82,11 +82,15 @@ def configure(preset: str, given: dict[str, Any]) -> dict[str, Any]:
     return {"preset": preset, **PRESETS[preset], **given}
 
 
-def switches_of(config: dict[str, Any], allow_self_touch: bool = False) -> Switches:
-    """The `Switches` of a configuration (see `configure`)."""
-    return Switches(allow_self_touch, **{name: config[name] for name in SWITCHES})
+def switches_of(config: dict[str, Any], allow_self_touch: bool = False,
+                allow_empty: bool = False) -> Switches:
+    """The `Switches` of a configuration (see `configure`) under the rules."""
+    return Switches(allow_self_touch, allow_empty, **{name: config[name] for name in SWITCHES})
 
 
 def for_kinds(switches: Switches, kinds: frozenset[str]) -> Switches:
-    """The switches with those that do not hold on a board of these kinds turned off."""
-    return replace(switches, **{s.name: s.off for s in REGISTRY if not s.holds_for(kinds)})
+    """The switches with those that do not hold on a board of these kinds, or under the
+    switches' rule on cells, turned off."""
+    fill_all = not switches.allow_empty
+    return replace(switches, **{s.name: s.off for s in REGISTRY
+                                if not s.holds_for(kinds) or not s.holds_under(fill_all)})

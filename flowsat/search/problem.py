@@ -25,15 +25,20 @@ class FlowProblem(Moves):
     def __init__(self, board: Board, starts: list[int], goals: list[int], priority: list[int],
                  switches: Switches, user_order: bool = False,
                  hint: dict[int, int] | None = None):
-        super().__init__(board, starts, goals, priority, switches.allow_self_touch, user_order,
-                         hint)
-        self.sw = switches = for_kinds(switches, board.kinds)  # what holds on this board
+        switches = for_kinds(switches, board.kinds)  # what holds on this board and rule
+        # with shortcuts (cells may stay empty), paths that touch themselves are not searched
+        # (`flowsat.search.checks.empty`); a hint may fix a cell a shortcut would skip
+        touch = switches.allow_self_touch and not (switches.shortcuts and not hint)
+        super().__init__(board, starts, goals, priority, touch, user_order, hint,
+                         not switches.allow_empty)
+        self.sw = switches
         self.stats = dict.fromkeys(STATS, 0)
         links = GraphLinks if isinstance(board, GraphBoard) else Links
         self.links = links(self, switches.squares, switches.corners, switches.triangles)
         # the checks that are on, as (function, stat) pairs
         self.active = [(check.check(self), check.stat) for check in REGISTRY
                        if check.check and getattr(switches, check.name)]
+        self.to_fill = board.all if self.fill_all else 0  # the cells a goal leaves not free
 
     # --- the problem ---------------------------------------------------------------------
 
@@ -42,11 +47,17 @@ class FlowProblem(Moves):
         return self.settle(self.start())
 
     def is_goal(self, s: State) -> bool:
-        return s.free == 0 and s.done == self.all_done
+        """Every flow complete and (fill-all) no cell free."""
+        return s.done == self.all_done and not s.free & self.to_fill
 
     def priority_of(self, s: State) -> int:
-        """Cost so far plus free cells left (lower is expanded first)."""
-        return s.g + s.free.bit_count()
+        """Cost so far plus what is left (lower is expanded first): the free cells with
+        fill-all, else the steps each flow not complete needs at least (`apart`)."""
+        if self.fill_all:
+            return s.g + s.free.bit_count()
+        heads, done = s.heads, s.done
+        return s.g + sum(steps[heads[c]] for c, steps in enumerate(self.apart)
+                         if not done >> c & 1)
 
     def expand(self, s: State) -> list[State]:
         """The settled successors of s: each move of the chosen color (or, when forced moves
@@ -120,7 +131,9 @@ class FlowProblem(Moves):
 
     def forced(self, s: State) -> tuple[int, int] | bool | None:
         """A move every solution from s makes by the 2016 rules, None if there is none, False
-        if some flow is blocked (so that s has no solution)."""
+        if some flow is blocked (so that s has no solution). The first (a flow's head must
+        move, and has one way) holds whatever the rule on cells; the second needs the free
+        cell filled: with cells left empty it may stay empty, so it is off."""
         heads, tails, done = s.heads, s.tails, s.done
         incomplete = [c for c in self.priority if not done >> c & 1]
         legal = {}
@@ -131,6 +144,8 @@ class FlowProblem(Moves):
                     self.stats["pruned_blocked"] += 1
                     return False
                 return c, moves.bit_length() - 1
+        if not self.fill_all:
+            return None
         nbrs, free = self.board.nbrs, s.free
         open_ = free | s.ends
         for c in incomplete:  # a free cell next to a head with one other way out

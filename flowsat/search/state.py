@@ -10,7 +10,7 @@ board, the dots and the rules, and makes moves on states in place.
 from __future__ import annotations
 
 from flowsat.puzzle.model import Paths
-from flowsat.search.board import Board
+from flowsat.search.board import Board, indices
 
 Move = tuple[int, int, bool]  # color, cell, at the tail
 
@@ -46,8 +46,11 @@ class Moves:
 
     def __init__(self, board: Board, starts: list[int], goals: list[int], priority: list[int],
                  allow_self_touch: bool = False, user_order: bool = False,
-                 hint: dict[int, int] | None = None):
+                 hint: dict[int, int] | None = None, fill_all: bool = True):
         self.board, self.starts, self.goals = board, starts, goals
+        self.fill_all = fill_all  # every cell filled, or cells may stay empty
+        # with cells left empty, for each flow: each cell's steps from its goal dot
+        self.apart = [] if fill_all else [steps_from(board, g) for g in goals]
         self.priority, self.user_order = priority, user_order  # colors, first tried first
         self.all_done = (1 << len(starts)) - 1
         self.touch = not allow_self_touch
@@ -196,3 +199,18 @@ class Moves:
             found.append(ok)
         self.served_for, self.served_found = s, found
         return found
+
+
+def steps_from(board: Board, x: int) -> list[int]:
+    """Each cell's number of steps from cell x through the board's open links (0 for the cells
+    x cannot reach), flood-filled layer by layer."""
+    steps = [0] * len(board.nbrs)
+    seen = layer = 1 << x
+    n = 0
+    while layer:
+        for i in indices(layer):
+            steps[i] = n
+        n += 1
+        layer = board.spread(layer) & ~seen
+        seen |= layer
+    return steps

@@ -4,7 +4,9 @@ module each), the rules of the link propagation, and the search's choices (`choi
 Each module of this package declares `SWITCHES`, a tuple of `Switch`; `REGISTRY` gathers them
 in their `order`. `flowsat.search.options` makes from it the backend's options (a field per
 switch, hence its command-line flag), the `Switches` the problem reads, the presets and the
-`pruned_*` stats, and the problem runs the checks that are on and hold for its board's kinds.
+`pruned_*` stats, and the problem runs the checks that are on and hold for its board's kinds
+and its rule on cells (`fills`: a check that holds only when every cell is filled says why in
+its module).
 Adding a check is adding a module here.
 """
 
@@ -25,6 +27,9 @@ EVERY = frozenset(KINDS)
 # not (a hole is a cell never set in a mask, so the bitboards' shifts see it as off the board;
 # a wall is a link missing from the board's link masks)
 SQUARE = frozenset({"square", "holes", "walls"})
+# the rules on cells: every cell filled (the default), or cells may stay empty (--allow-empty)
+FILLS = ("fill-all", "allow-empty")
+BOTH, FILL_ALL, ALLOW_EMPTY = frozenset(FILLS), frozenset(FILLS[:1]), frozenset(FILLS[1:])
 # a check: given the problem, the function that tells whether a state passes
 Check = Callable[[Any], Callable[[Any], bool]]
 
@@ -39,6 +44,7 @@ class Switch:
     presets: tuple[str, ...] = PRESET_NAMES  # the presets it is on in
     on: bool | int = True  # its value when on (an int is a width, 0 is off)
     kinds: frozenset[str] = SQUARE  # the kinds of board it holds for; off on any other
+    fills: frozenset[str] = BOTH  # the rules on cells it holds under; off under the other
     check: Check | None = None  # for a check: the function that tells whether a state passes
     stat: str = ""  # for a check: the stat counting the states it pruned
     bounds: Bounds | None = None  # for a width: the values it may take
@@ -54,6 +60,10 @@ class Switch:
     def holds_for(self, kinds: frozenset[str]) -> bool:
         """Whether it holds on a board of these kinds (every one of them)."""
         return kinds <= self.kinds
+
+    def holds_under(self, fill_all: bool) -> bool:
+        """Whether it holds with every cell filled (fill_all) or with cells left empty."""
+        return FILLS[not fill_all] in self.fills
 
 
 def gather() -> tuple[Switch, ...]:

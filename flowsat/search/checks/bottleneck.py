@@ -1,5 +1,8 @@
 """Bottlenecks: a short line of free cells from the last head that too many flows must cross.
 
+Rules: each flow cut off without the line must take a cell of the line on its path; the line
+need not be filled, so it holds whatever the rule on cells (`--allow-empty` too).
+
 Kinds: a flow cut off once the line is filled must cross it at a cell of its own, whatever
 the line's shape (it runs straight to the edge, a hole or a filled cell), with regions found
 through open links: every kind (on a hexagonal board the line runs along one of the six

@@ -1,5 +1,9 @@
 """Dead ends: a free cell that a path could enter but never leave.
 
+Rules: with cells left empty (`--allow-empty`) such a cell may simply stay empty, so the check
+becomes `dead_head`: an open end of a flow not complete must still leave by a free cell (or
+join its other end), which holds whatever the rule on cells.
+
 Kinds: a graph notion, counted with the square bitboards' shifts, or through the board's link
 masks (`Board.sides`) on any other board: every kind (a bridge's two passes are two cells, each
 with the two neighbors of its way).
@@ -28,7 +32,20 @@ def dead_end_linked(board, free: int, ends: int) -> bool:
     return bool(free & ~tally(board.sides(free | ends))[1])
 
 
+def dead_head(problem, s: State) -> bool:
+    """Some open end of a flow not complete has no free neighbor and is not next to the
+    flow's other end: the flow cannot go on (with cells left empty, the only dead ends)."""
+    stuck = s.ends & ~problem.board.spread(s.free)
+    if not stuck:
+        return False
+    nbrs, tails = problem.board.nbrs, s.tails
+    return any((stuck >> h & 1 or stuck >> tails[c] & 1) and not nbrs[h] >> tails[c] & 1
+               for c, h in enumerate(s.heads) if not s.done >> c & 1)
+
+
 def check(problem) -> Callable[[State], bool]:
+    if not problem.fill_all:
+        return lambda s: not dead_head(problem, s)
     board = problem.board
     if board.kinds - {"holes"} != {"square"}:  # the neighbors through open links
         return lambda s: not dead_end_linked(board, s.free, s.ends)

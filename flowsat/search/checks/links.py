@@ -1,5 +1,13 @@
 """Link propagation as a check and its rules (the propagation is `flowsat.search.links`).
 
+Rules: a free cell needs two links or, with cells left empty (`--allow-empty`), none; so there
+a free cell with a sure link (on a path) needs two, and one with fewer than two possible links
+stays empty and loses them; an open end needs one either way: the propagation, the sure links
+from heads and the tails hold under both rules. The 2x2 and triangle rules are about links
+all on one path (they hold wherever a path may not touch itself). The corner rule needs the
+cell inside a corner filled (it turns because it has two links and cannot link to the
+corner's cells): with cells left empty it may stay empty, so it is off.
+
 Kinds: links are masks, one for each way of the board's links (`Board.ways`), and the
 propagation counts a cell's links whatever the graph: every kind (a bridge's two passes are two
 cells, with two links each; a warp is a link like any other), and so the tails. The 2x2 rule
@@ -20,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from flowsat.search.checks import EVERY, SQUARE, Switch
+from flowsat.search.checks import EVERY, FILL_ALL, SQUARE, Switch
 from flowsat.search.state import State
 
 
@@ -39,5 +47,5 @@ SWITCHES = (
     Switch("triangles", "with links, without self-touch: at most one link in a triangle of "
            "cells", 24, kinds=EVERY, presets=("full",)),
     Switch("corners", "with links, without self-touch: a corner's inside diagonal meets a dot "
-           "or a hole", 23, kinds=SQUARE - {"walls"}, presets=("full",)),
+           "or a hole", 23, kinds=SQUARE - {"walls"}, presets=("full",), fills=FILL_ALL),
 )

@@ -1,5 +1,8 @@
 """Checkerboard parity of the regions of free space.
 
+Rules: counts every free cell as filled; with cells left empty (`--allow-empty`) a region's
+cells need not be, so its surplus says nothing (`A.A / ...` is solved by `A.A` alone): off.
+
 Kinds: needs a two-colorable board, each link joining the two colors: square boards, holes,
 walls and bridges or not (a bridge's two passes are two cells of its cell's color, each linked
 only to its way's neighbors, of the other color). A hexagonal board is not two-colorable (three
@@ -12,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from flowsat.search.board import indices
-from flowsat.search.checks import SQUARE, Switch
+from flowsat.search.checks import FILL_ALL, SQUARE, Switch
 from flowsat.search.state import State
 
 
@@ -47,4 +50,5 @@ def check(problem) -> Callable[[State], bool]:
 
 SWITCHES = (Switch("parity", "checkerboard parity: each region's black/white surplus must be "
                    "what the flows filling it can make", 40, presets=("full",),
-                   kinds=SQUARE | {"bridges"}, check=check, stat="pruned_parity"),)
+                   kinds=SQUARE | {"bridges"}, check=check, stat="pruned_parity",
+                   fills=FILL_ALL),)
