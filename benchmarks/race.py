@@ -18,7 +18,9 @@ the summed backend stats (`encode_s`, `load_s` handing the clauses to the solver
 `decode_s` reading models back, `total_s`), the median backend time of one puzzle, and the
 statuses. Ratios are against the Go solver measured in the same run, with `uptime`'s load.
 `--also before=/path/to/flowsat` races another flowsat build in the same run (e.g. the
-commit before a change, installed in a venv of its own), reported as `before`.
+commit before a change, installed in a venv of its own), reported as `before`; `--deduce`
+races each flowsat build with `--deduce off` and once more with `--deduce on` (propagation
+first), reported as `NAME+deduce`; `--no-plain` leaves out the runs without it.
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ from spirals import spiral, unsolvable  # noqa: E402
 
 Board = tuple[str, list[str]]  # (name, rows)
 SMALL_CELLS = 15 * 15  # the `small` set: boards up to this many cells
-STAGES = ("encode_s", "load_s", "solve_s", "decode_s", "total_s")
+STAGES = ("encode_s", "deduce_s", "load_s", "solve_s", "decode_s", "total_s")
 
 
 def numberlink_boards(path: Path) -> Iterator[Board]:
@@ -149,15 +151,15 @@ def has_pycosat() -> bool:
 
 
 def race(name: str, boards: list[Board], runs: int, extra: list[str],
-         builds: dict[str, str]) -> None:
+         builds: dict[str, tuple[str, list[str]]]) -> None:
     cells = max(len(rows) * len(rows[0]) for _, rows in boards)
     with tempfile.TemporaryDirectory(prefix="race-") as folder:
         file = Path(folder, f"{name}.txt")
         file.write_text(as_numberlink(boards))
         programs = {"go": ([str(ANCHORS / "numberlink")], file.read_text())}
-        for build, flowsat in builds.items():
+        for build, (flowsat, own) in builds.items():
             programs[build] = ([flowsat, "solve", "--format", "json", "--max-cells",
-                                str(max(cells, 40_000)), *extra, str(file)], None)
+                                str(max(cells, 40_000)), *extra, *own, str(file)], None)
         if name == "zucker" and has_pycosat():
             programs["sat2016"] = ([sys.executable, str(ANCHORS / "pyflowsolver3.py"), "-q",
                                     *(str(SHARED / "puzzles" / "zucker" / Path(b).name)
@@ -194,9 +196,17 @@ def main() -> int:
     parser.add_argument("--also", action="append", default=[], metavar="NAME=FLOWSAT",
                         help="another flowsat program to race, under a name")
     parser.add_argument("--flowsat-args", default="", help="more flowsat solve arguments")
+    parser.add_argument("--deduce", action="store_true",
+                        help="race each flowsat build with --deduce too")
+    parser.add_argument("--no-plain", action="store_true",
+                        help="with --deduce: leave out the runs without it")
     args = parser.parse_args()
-    builds = {"flowsat": shutil.which("flowsat") or sys.exit("flowsat is not on PATH")}
-    builds.update(also.split("=", 1) for also in args.also)
+    paths = {"flowsat": shutil.which("flowsat") or sys.exit("flowsat is not on PATH")}
+    paths.update(also.split("=", 1) for also in args.also)
+    plain = ["--deduce", "off"] if args.deduce else []  # else each build's default
+    builds = {} if args.deduce and args.no_plain else {n: (p, plain) for n, p in paths.items()}
+    if args.deduce:
+        builds |= {f"{n}+deduce": (p, ["--deduce", "on"]) for n, p in paths.items()}
     print(f"{os.cpu_count()} cores; uptime: {os.popen('uptime').read().strip()}")
     for name in args.sets:
         boards = SETS[name](args)

@@ -15,6 +15,8 @@ from collections import Counter
 from functools import lru_cache
 from itertools import pairwise
 
+import numpy as np
+
 from flowsat.puzzle.board import Board
 from flowsat.puzzle.model import Cell, Paths, Puzzle
 from flowsat.puzzle.rules import DEFAULT_RULES, Rules
@@ -34,7 +36,11 @@ def check(puzzle: Puzzle, paths: Paths, rules: Rules = DEFAULT_RULES) -> None:
 
 
 def problems(puzzle: Puzzle, paths: Paths, rules: Rules = DEFAULT_RULES) -> list[str]:
-    """Every rule the solution breaks, one message each; an empty list means it is right."""
+    """Every rule the solution breaks, one message each; an empty list means it is right.
+    A board without bridges is first checked with arrays (a million cells in a second); only
+    a solution that fails that check is gone through cell by cell for its messages."""
+    if not puzzle.board.bridges and right_by_arrays(puzzle, paths, rules):
+        return []
     found = [f"color {c!r} has no path" for c in puzzle.dots if c not in paths]
     found += [f"path {c!r} is not a color of the puzzle" for c in paths if c not in puzzle.dots]
     cells = {color: [tuple(cell) for cell in path] for color, path in paths.items()}
@@ -51,6 +57,54 @@ def problems(puzzle: Puzzle, paths: Paths, rules: Rules = DEFAULT_RULES) -> list
         found += [touch for color, path in nodes.items()
                   for touch in self_touches(puzzle, color, path)]
     return found
+
+
+def right_by_arrays(puzzle: Puzzle, paths: Paths, rules: Rules) -> bool:
+    """Whether the solution keeps every rule, checked with numpy (a board without bridges):
+    the paths are the colors, each runs from one of its dots to the other over open links,
+    no cell is on a path twice, no dot is inside a path, every cell is covered (fill-all),
+    and no two cells of one path joined by a link are apart on it (no self-touch)."""
+    board, h, w = puzzle.board, puzzle.height, puzzle.width
+    if set(paths) != set(puzzle.dots):
+        return False
+    on_board = np.array(board.on_board, dtype=bool)
+    dot_cells = np.zeros(board.size, dtype=bool)
+    owner = np.full(board.size, -1, dtype=np.int64)
+    place = np.zeros(board.size, dtype=np.int64)
+    numbered = []
+    for k, (color, path) in enumerate(paths.items()):
+        cells = np.asarray(path, dtype=np.int64).reshape(-1, 2)
+        r, c = cells[:, 0], cells[:, 1]
+        if len(cells) < 2 or not ((r >= 0) & (r < h) & (c >= 0) & (c < w)).all():
+            return False
+        numbers = r * w + c
+        if not on_board[numbers].all() or (owner[numbers] >= 0).any():
+            return False
+        owner[numbers] = k
+        place[numbers] = at = np.arange(len(numbers))
+        if (place[numbers] != at).any():
+            return False  # a cell twice on the path (its later place wrote over the first)
+        ends = {tuple(path[0]), tuple(path[-1])}
+        if ends != set(puzzle.dots[color]):
+            return False
+        numbered.append(numbers)
+    for a, b in puzzle.dots.values():
+        dot_cells[[board.number(a), board.number(b)]] = True
+    if any(dot_cells[numbers[1:-1]].any() for numbers in numbered):
+        return False
+    ways = np.stack([board.toward_arrays[d] for d in board.directions], axis=1)
+    for numbers in numbered:  # each step to a neighbor through an open link
+        if not (ways[numbers[:-1]] == numbers[1:, None]).any(axis=1).all():
+            return False
+    links = board.links
+    if rules.fill_all and (owner[on_board] < 0).any():
+        return False
+    if not rules.self_touch:
+        a, b = links[:, 0], links[:, 1]
+        same = (owner[a] >= 0) & (owner[a] == owner[b])
+        if (np.abs(place[a][same] - place[b][same]) != 1).any():
+            return False
+    return True
 
 
 def off_board(puzzle: Puzzle, color: str, path: list[Cell]) -> list[str]:

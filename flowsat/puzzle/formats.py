@@ -22,7 +22,7 @@ from pathlib import Path
 
 from flowsat.puzzle.model import EMPTY, Puzzle, not_a_cell, not_a_cell_message
 
-MAX_CELLS = 40_000  # boards above this are refused (the largest known Numberlink boards: 2,400)
+MAX_CELLS = 2_000_000  # boards above this are refused (the 1002x1002 spirals: 1,004,004 cells)
 MAX_BYTES = 64 * 2**20  # files above this are refused before they are read
 HEADER = re.compile(r"\s*(\d+)\s+(\d+)\s*$", re.ASCII)
 

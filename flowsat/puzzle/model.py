@@ -3,6 +3,7 @@ of same-label dots, and its solutions."""
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -14,6 +15,7 @@ Cell = tuple[int, int]  # (row, column), both from 0
 Paths = dict[str, list[Cell]]  # color label -> cells from one of its dots to the other
 
 EMPTY = "."
+NOT_EMPTY = re.compile(f"[^{re.escape(EMPTY)}]")  # a label's cell
 LABELS = "".join(chr(c) for c in range(0x21, 0x7F) if chr(c) != EMPTY)  # 93 dot labels
 CELLS = frozenset(LABELS + EMPTY)
 CHARACTER_NAMES = {" ": "a space", "\t": "a tab", "\r": "a carriage return"}
@@ -78,11 +80,12 @@ class Puzzle:
     def dots(self) -> dict[str, tuple[Cell, Cell]]:
         """Each color's two dots, in reading order; colors in order of first appearance."""
         found: dict[str, list[Cell]] = {}
-        w, holes = self.width, self.board.holes
-        for r, row in enumerate(self.rows):
-            for c, ch in enumerate(row):
-                if ch != EMPTY and r * w + c not in holes:
-                    found.setdefault(ch, []).append((r, c))
+        on_board, w = self.board.on_board, self.width
+        for r, row in enumerate(self.rows):  # the labels only: a row of empty cells at once
+            for at in NOT_EMPTY.finditer(row):
+                c = at.start()
+                if on_board[r * w + c]:
+                    found.setdefault(at.group(), []).append((r, c))
         return {color: (a[0], a[1]) for color, a in found.items()}
 
     @property

@@ -12,16 +12,19 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 
+import numpy as np
+
 from flowsat.memory import cap_mb, collector_paused, shown
 from flowsat.puzzle.model import Cell, Paths, Puzzle
 from flowsat.puzzle.rules import DEFAULT_RULES, Rules
 from flowsat.result import Result, UsageError
-from flowsat.sat import cells, links
+from flowsat.sat import cells, links, residue
 from flowsat.sat import rules as board_rules
 from flowsat.sat.cycles import order
+from flowsat.sat.deduce import OFF, ON, RESIDUE_SHARE, Propagation, corners_hold, counts, propagated
 from flowsat.sat.encoder import Encoder
-from flowsat.sat.estimate import Size, formula_size, size_of
-from flowsat.sat.options import DEFAULT_ENCODING, DEFAULT_SOLVER
+from flowsat.sat.estimate import Size, cell_count, deduction_mb, formula_size, size_of
+from flowsat.sat.options import DEDUCE_FROM, DEFAULT_ENCODING, DEFAULT_SOLVER
 from flowsat.sat.oracle import FromScratch, Oracle, open_oracle, solver_name
 from flowsat.sat.spec import Spec, load_spec
 
@@ -92,10 +95,11 @@ def encode(puzzle: Puzzle, spec: Spec | str, rules: Rules = DEFAULT_RULES) -> En
 
 def solve(puzzle: Puzzle, *, rules: Rules = DEFAULT_RULES, timeout: float | None = None,
           encoding: str = DEFAULT_ENCODING, solver: str = DEFAULT_SOLVER,
-          observe: Observer | None = None, max_memory: float | None = None) -> Result:
+          observe: Observer | None = None, max_memory: float | None = None,
+          deduce: str | bool | None = None) -> Result:
     """A solution of the puzzle, or why there is none."""
-    return search(puzzle, 1, rules=rules, timeout=timeout,
-                  encoding=encoding, solver=solver, observe=observe, max_memory=max_memory)[0]
+    return search(puzzle, 1, rules=rules, timeout=timeout, encoding=encoding, solver=solver,
+                  observe=observe, max_memory=max_memory, deduce=deduce)[0]
 
 
 @collector_paused()
@@ -103,7 +107,8 @@ def search(puzzle: Puzzle, limit: int, *, rules: Rules = DEFAULT_RULES,
            timeout: float | None = None, encoding: str = DEFAULT_ENCODING,
            solver: str = DEFAULT_SOLVER, observe: Observer | None = None,
            known: Sequence[Paths] = (), max_conflicts: int | None = None,
-           max_memory: float | None = None) -> tuple[Result, list[Paths]]:
+           max_memory: float | None = None, deduce: str | bool | None = None
+           ) -> tuple[Result, list[Paths]]:
     """Up to `limit` distinct solutions, each one blocked before the next is looked for.
 
     With limit > 1 the stats say how many were found (`solutions`) and whether the search ran
@@ -124,16 +129,29 @@ def search(puzzle: Puzzle, limit: int, *, rules: Rules = DEFAULT_RULES,
     name = solver_name(solver, timeout)
     spec, cap = load_spec(encoding), cap_mb(max_memory)
     config = {"encoding": spec.name, "solver": name}
+    forced = None
+    if deducing(deduce, puzzle, rules):
+        needed = deduction_mb(puzzle)
+        if needed > cap:
+            return over_cap_text(f"propagation would need about {shown(needed)}", needed, cap,
+                                 start, config), []
+        forced = first_deduce(puzzle, rules, deadline)
+        config["deduce"] = True
+        if forced.residue is not None or forced.propagation is None:
+            return by_deduction(forced, limit, name, deadline, known, max_conflicts, start,
+                                config)
     estimate = formula_size(puzzle, spec, rules)
     if estimate is not None and estimate.mb > cap:
         return over_cap(estimate, cap, "would need about", start, config), []
     formula = encode(puzzle, spec, rules)
+    if forced is not None:
+        formula.enc.clauses += fixed(formula, forced.propagation.state)
     built = size_of(formula)
     if built.mb > cap:
         return over_cap(built, cap, "needs", start, config), []
     stats = {"variables": formula.enc.top, "clauses": len(formula.clauses), "cycle_cuts": 0,
              "rounds": 0, "encode_s": time.perf_counter() - start, "solve_s": 0.0,
-             "decode_s": 0.0}
+             "decode_s": 0.0, **(forced.stats if forced else {})}
     assumptions = [formula.unique] if formula.unique else []
     found: list[Paths] = []
     loading = time.perf_counter()
@@ -159,9 +177,16 @@ def search(puzzle: Puzzle, limit: int, *, rules: Rules = DEFAULT_RULES,
         out_of_budget = max_conflicts is not None and oracle.left() <= 0
     if formula.unique and limit == 1 and not known:
         stats["route"] = "uniqueness rule" if assumptions else "complete"
+    formula.enc.clauses = []  # freed now: the cycle collector would (its names point back)
+    return finished(answer, found, limit, out_of_budget, stats, start, config)
+
+
+def finished(answer: bool | None, found: list[Paths], limit: int, out_of_budget: bool,
+             stats: dict, start: float, config: dict) -> tuple[Result, list[Paths]]:
+    """The result of a search that ended with `answer` (False: no more solutions, None:
+    stopped) and the solutions found."""
     if limit > 1:
         stats.update(solutions=len(found), exhausted=answer is False)
-    formula.enc.clauses = []  # freed now: the cycle collector would (its names point back)
     stats["total_s"] = time.perf_counter() - start
     stats = {k: round(v, 6) if isinstance(v, float) else v for k, v in stats.items()}
     stopped = "limit" if out_of_budget else "timeout"
@@ -171,13 +196,85 @@ def search(puzzle: Puzzle, limit: int, *, rules: Rules = DEFAULT_RULES,
     return Result(status, found[0] if found else None, stats=stats, config=config), found
 
 
+@dataclass
+class Forced:
+    """What propagation first found: the finished propagation (None: a contradiction), the
+    residue formula when the residue is small enough to go alone (else None: the encoding
+    goes, with the forced links as units), and the stats."""
+
+    propagation: Propagation | None
+    residue: residue.Residue | None
+    stats: dict
+
+
+def first_deduce(puzzle: Puzzle, rules: Rules, deadline: float | None = None) -> Forced:
+    """Propagate, then make the residue formula if the residue is small (RESIDUE_SHARE)."""
+    t = time.perf_counter()
+    p = propagated(Encoder(puzzle, rules=rules), deadline)
+    res = None
+    if p is not None:
+        state = np.frombuffer(p.state, dtype=np.uint8)
+        if counts(state)["undecided"] <= RESIDUE_SHARE * len(state):
+            try:
+                res = residue.residue(p)
+            except residue.NoSolution:
+                p = None
+    stats = {"deduce_s": time.perf_counter() - t,
+             **(counts(np.frombuffer(p.state, dtype=np.uint8)) if p else {"deduced": "unsolvable"})}
+    return Forced(p, res, stats)
+
+
+def fixed(formula: Encoding, state: bytearray) -> list[list[int]]:
+    """The forced links as clauses of the encoding: each made link's literals (one clause:
+    linked), each left-out link's negated (units)."""
+    clauses: list[list[int]] = []
+    for (i, j), s in zip(formula.enc.edges, state, strict=True):
+        if s == ON:
+            clauses.append(formula.links.linked(i, j))
+        elif s == OFF:
+            clauses += [[-x] for x in formula.links.linked(i, j)]
+    return clauses
+
+
+def deducing(deduce: str | bool | None, puzzle: Puzzle, rules: Rules) -> bool:
+    """Whether to propagate first: on, off, or auto (None: on boards of DEDUCE_FROM cells or
+    more where the corner rule holds, where the numpy rounds run)."""
+    if isinstance(deduce, bool):
+        return deduce
+    if deduce in (None, "auto"):  # large boards where the numpy rounds run (they pay there)
+        return cell_count(puzzle) >= DEDUCE_FROM and corners_hold(puzzle.board, rules)
+    if deduce not in ("on", "off"):
+        raise UsageError(f"--deduce: {deduce!r} is not on, off or auto")
+    return deduce == "on"
+
+
+def by_deduction(forced: Forced, limit: int, name: str, deadline: float | None,
+                 known: Sequence[Paths], max_conflicts: int | None, start: float,
+                 config: dict) -> tuple[Result, list[Paths]]:
+    """`search` by propagation first and the residue formula (or none: a contradiction)."""
+    stats = {"cycle_cuts": 0, "rounds": 0, "solve_s": 0.0, "decode_s": 0.0, **forced.stats}
+    budget = None if max_conflicts is None else (lambda sat: Budget(sat, max_conflicts))
+    answer, found = False, []
+    if forced.propagation is not None:
+        answer, found = residue.search(forced.propagation, forced.residue, limit, name,
+                                       deadline, stats, list(known), budget)
+    out_of_budget = stats.pop("out_of_budget", False)
+    return finished(answer, found, limit, out_of_budget, stats, start, config)
+
+
+def over_cap_text(text: str, mb: float, cap: float, start: float, config: dict) -> Result:
+    """Status `limit`: what would pass the memory cap."""
+    return Result("limit", stats={"memory_mb": round(mb, 1),
+                                  "total_s": round(time.perf_counter() - start, 6)},
+                  error=f"{text}, above the memory cap of {shown(cap)} (--max-memory)",
+                  config=config)
+
+
 def over_cap(size: Size, cap: float, needs: str, start: float, config: dict) -> Result:
     """Status `limit` for a formula above the memory cap, saying what it would take."""
-    return Result("limit", stats={"memory_mb": round(size.mb, 1),
-                                  "total_s": round(time.perf_counter() - start, 6)},
-                  error=f"the formula {needs} {shown(size.mb)} ({size.variables:,} variables, "
-                        f"{size.clauses:,} clauses, {size.literals:,} literals), above the "
-                        f"memory cap of {shown(cap)} (--max-memory)", config=config)
+    return over_cap_text(f"the formula {needs} {shown(size.mb)} ({size.variables:,} variables, "
+                         f"{size.clauses:,} clauses, {size.literals:,} literals)", size.mb, cap,
+                         start, config)
 
 
 def next_solution(formula: Encoding, sat: Oracle | FromScratch, deadline: float | None, stats: dict,

@@ -44,8 +44,7 @@ class Encoder:
         self.graph = g = graph(board)
         self.second, self.size, self.home, self.on, self.nodes = (
             g.second, g.size, g.home, g.on, g.nodes)
-        self.second_pass, self.edges, self.neighbors, self.toward = (
-            g.second_pass, g.edges, g.neighbors, g.toward)
+        self.second_pass = g.second_pass
         self.edge_array, self.toward_array = g.edge_array, g.toward_array
         self.colors = puzzle.colors
         self.dot = [-1] * self.size  # color index of the dot on each node, -1 when empty
@@ -56,6 +55,18 @@ class Encoder:
         self.blocks: list[tuple[int, str, Sequence[object]]] = []  # (first var, kind, keys)
         self.clauses: list[list[int]] = []
         self.card_method = card_method
+
+    @property
+    def edges(self) -> list[tuple[int, int]]:
+        return self.graph.edges
+
+    @property
+    def neighbors(self) -> Sequence[Sequence[int]]:
+        return self.graph.neighbors
+
+    @property
+    def toward(self) -> dict[tuple[int, int], Sequence[int | None]]:
+        return self.graph.toward
 
     def node(self, i: int, n: int) -> int:
         """The node of cell i that its link to cell n joins (a bridge's pass that way)."""
@@ -158,9 +169,6 @@ class Graph:
     on: list[bool]
     nodes: list[int]
     second_pass: dict[tuple[int, int], int]
-    edges: list[tuple[int, int]]
-    neighbors: list[list[int]] | tuple[tuple[int, ...], ...]
-    toward: dict[tuple[int, int], Sequence[int | None]]  # the neighbor each way, or None
     edge_array: np.ndarray  # `edges` as an (L, 2) array
     toward_array: dict[tuple[int, int], np.ndarray]  # `toward`, -1 where there is none
     toward_edge: dict[tuple[int, int], np.ndarray]  # the row of `edges` each way, or -1
@@ -168,6 +176,26 @@ class Graph:
     degree: np.ndarray  # each node's number of edges
     on_array: np.ndarray  # `on` as a bool array
     cells: list[tuple[int, int]]  # the cell (row, column) of each node
+    board: Board
+    passes: tuple | None = None  # with bridges: (edges, neighbors, toward), made at once
+
+    # the lists, made on first use from the board's (a board without bridges): a million
+    # cells' arrays are ready at once, their lists in seconds
+    @cached_property
+    def edges(self) -> list[tuple[int, int]]:
+        return self.passes[0] if self.passes else self.board.link_list
+
+    @cached_property
+    def neighbors(self) -> list[list[int]] | tuple[tuple[int, ...], ...]:
+        return self.passes[1] if self.passes else self.board.neighbors
+
+    @cached_property
+    def toward(self) -> dict[tuple[int, int], Sequence[int | None]]:
+        """The neighbor each way, or None (square boards)."""
+        if self.passes:
+            return self.passes[2]
+        return ({d: self.board.toward[name] for d, name in DIRECTION.items()}
+                if self.board.shape == "square" else {})
 
 
 @lru_cache(maxsize=16)  # the boards of a set's few sizes; each far smaller than its formula
@@ -178,28 +206,36 @@ def graph(board: Board) -> Graph:
     size = board.size + len(bridges)
     on = [*board.on_board, *[True] * len(bridges)]
     second_pass = {(b, n): second[b] for b in bridges for n in board.axes[b][1]}
-    edges = ([tuple(sorted((second_pass.get((i, j), i), second_pass.get((j, i), j))))
-              for i, j in board.link_list] if bridges else board.link_list)
-    if bridges:  # each pass its own neighbors
-        neighbors: list[list[int]] = [[] for _ in range(size)]
-        for i, j in edges:
-            neighbors[i].append(j)
-            neighbors[j].append(i)
-    else:  # in the board's direction order
-        neighbors = board.neighbors
-    toward = ({d: [None if n is None or i in board.bridges or n in board.bridges
-                   else n for i, n in enumerate(board.toward[name])]
-               + [None] * len(bridges) if bridges else board.toward[name]
-               for d, name in DIRECTION.items()}
-              if board.shape == "square" else {})
-    edge_array = np.array(edges, dtype=np.int64).reshape(-1, 2)
-    toward_array = {d: np.array([-1 if n is None else n for n in ns], dtype=np.int64)
-                    for d, ns in toward.items()}
+    passes = bridge_passes(board, second_pass, size) if bridges else None
+    edge_array = (np.array(passes[0], dtype=np.int64).reshape(-1, 2) if bridges
+                  else board.links)
+    toward_array = ({d: np.array([-1 if n is None else n for n in ns], dtype=np.int64)
+                     for d, ns in passes[2].items()} if bridges
+                    else {d: board.toward_arrays[name] for d, name in DIRECTION.items()
+                          if board.shape == "square"})
     return Graph(second, size, list(range(board.size)) + bridges, on,
-                 [i for i in range(size) if on[i]], second_pass, edges, neighbors, toward,
+                 np.flatnonzero(on).tolist(), second_pass,
                  edge_array, toward_array, edge_rows(edge_array, toward_array, size),
                  *incidence(edge_array, size), np.array(on, dtype=bool),
-                 [divmod(i, board.width) for i in [*range(board.size), *bridges]])
+                 [divmod(i, board.width) for i in [*range(board.size), *bridges]], board,
+                 passes)
+
+
+def bridge_passes(board: Board, second_pass: dict[tuple[int, int], int], size: int
+                  ) -> tuple[list, list, dict]:
+    """The edges, neighbors and ways of a board with bridges, each pass its own node."""
+    bridges = board.bridges
+    edges = [tuple(sorted((second_pass.get((i, j), i), second_pass.get((j, i), j))))
+             for i, j in board.link_list]
+    neighbors: list[list[int]] = [[] for _ in range(size)]
+    for i, j in edges:
+        neighbors[i].append(j)
+        neighbors[j].append(i)
+    toward = ({d: [None if n is None or i in bridges or n in bridges
+                   else n for i, n in enumerate(board.toward[name])]
+               + [None] * (size - board.size) for d, name in DIRECTION.items()}
+              if board.shape == "square" else {})
+    return edges, neighbors, toward
 
 
 def incidence(edge_array: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:

@@ -98,3 +98,15 @@ def size_of(formula) -> Size:
     """The counts of a built formula."""
     clauses = formula.clauses
     return Size(formula.enc.top, len(clauses), sum(map(len, clauses)))
+
+
+# Bytes a node of the board's graph takes while propagation runs (the board's and the
+# encoder's tables, the link states and chains, the traced paths): measured on the
+# 1002x1002 spirals (about 1 GB peak for 1,004,004 nodes), rounded up.
+BYTES_PER_DEDUCED_NODE = 1200
+
+
+def deduction_mb(puzzle: Puzzle) -> float:
+    """The memory propagation first takes on this board, in MB (the residue formula is small
+    beside it)."""
+    return BYTES_PER_DEDUCED_NODE * cell_count(puzzle) / MB

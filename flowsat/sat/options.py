@@ -8,6 +8,7 @@ from flowsat.options import MAX_MEMORY, MEMORY_HELP, option
 
 DEFAULT_ENCODING = "edges-unique-lazy"
 DEFAULT_SOLVER = "glucose4"
+DEDUCE_FROM = 10_000  # cells: where `deduce` is auto, boards this large propagate first
 
 
 @dataclass(frozen=True)
@@ -22,3 +23,8 @@ class SatOptions:
         f"SAT solver: a PySAT name or alias, pycosat, or external:COMMAND (default "
         f"{DEFAULT_SOLVER}).")
     max_memory: float | None = option(MEMORY_HELP, bounds=MAX_MEMORY)
+    deduce: str | None = option(
+        "propagate first: fix the links the board forces, then solve only the rest; a "
+        "contradiction proves the puzzle unsolvable: on, off, or auto (default: on for square "
+        f"boards of {DEDUCE_FROM:,} cells or more without walls, bridges or warps, under the "
+        "default rules).")

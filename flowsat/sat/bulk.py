@@ -1,0 +1,162 @@
+"""Propagation's first phase on large square boards: rounds of numpy steps over a frontier.
+
+Where the corner rule holds (`deduce.corners_hold`), most links are forced by the degree,
+corner-pair and 2x2 rules alone, ring after ring: each round applies them, with numpy, to the
+nodes next to a link decided in the round before (the frontier), not to the whole board.
+Chains and their colors are left to the worklist that follows (`deduce.Propagation`), which
+also takes over once the frontier is small. Every rule here is one of the worklist's, so
+what this phase decides every solution has; a node left without its links is a
+contradiction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from flowsat.sat.encoder import DOWN, LEFT, RIGHT, UP, Encoder
+
+UNDECIDED, ON, OFF = 0, 1, 2
+WAYS = (UP, DOWN, LEFT, RIGHT)  # the order of a node's links in the masks (bit k: WAYS[k])
+SMALL = 256  # a frontier this small goes to the worklist: numpy's fixed costs outweigh it
+BITS = np.array([1, 2, 4, 8], dtype=np.int64)  # a direction's bit (deduce.WAYS order)
+POPCOUNT = np.array([bin(m).count("1") for m in range(16)], dtype=np.int64)
+
+
+class Contradiction(Exception):
+    """Some node cannot get its links."""
+
+
+def rounds(enc: Encoder, ways: np.ndarray, pairs: np.ndarray, partners: np.ndarray,
+           state: np.ndarray, made: np.ndarray, need: np.ndarray,
+           on_time: Callable[[], None] = lambda: None) -> np.ndarray:
+    """Decide links in `state` (and count them in `made`) round by round over the frontier
+    until it is small; that last frontier, not looked at yet. `ways`: each node's link each
+    way (deduce.WAYS order, -1: none); `partners`: `deduce.partner_table` flattened;
+    `on_time()` is called every round (it raises past the deadline)."""
+    dots = np.asarray(enc.dot)
+    u, v = enc.graph.edge_array[:, 0], enc.graph.edge_array[:, 1]
+    frontier = np.flatnonzero(enc.graph.on_array)
+    link_stamp, node_stamp = np.zeros(len(u), dtype=np.int64), np.zeros(enc.size, np.int64)
+    near = np.stack([enc.graph.toward_array[d] for d in WAYS], axis=1)  # the node each way
+    while len(frontier) >= SMALL:
+        on_time()
+        links = ways[frontier]
+        s = np.where(links >= 0, state[links], OFF)
+        other = near[frontier]  # -1 (the last node) where there is no link: s is OFF there
+        mk, nd = made[frontier], need[frontier]
+        full = (mk >= nd)[:, None]
+        color_x, color_y = dots[frontier][:, None], dots[other]
+        possible = ((s == UNDECIDED) & ~full & (made[other] < need[other])
+                    & ~((color_x >= 0) & (color_y >= 0) & (color_x != color_y)))
+        open_ = possible @ BITS
+        made_bits = (s == ON) @ BITS
+        left = open_.copy()
+        turn = dots[frontier] < 0
+        row = pairs[frontier] * 16  # the cell's row of the partner table, flattened
+        with_link = turn & (made_bits > 0)
+        left[with_link] &= partners[row[with_link] + made_bits[with_link]]
+        alone = np.flatnonzero(turn & (made_bits == 0))
+        for _ in range(4):
+            left[alone] &= partners[row[alone] + left[alone]]
+        count = mk + POPCOUNT[left]
+        if (count < nd).any():
+            raise Contradiction
+        keep = (left[:, None] & BITS) > 0
+        close = links[(s == UNDECIDED) & ~keep]
+        force = ((count == nd) & (mk < nd))[:, None] & keep
+        made_on = distinct(links[force], link_stamp)
+        made_off = distinct(close, link_stamp)
+        state[made_off] = OFF
+        if (state[made_on] == OFF).any():  # one end needs the link, the other cannot take it
+            raise Contradiction
+        state[made_on] = ON
+        np.add.at(made, u[made_on], 1)
+        np.add.at(made, v[made_on], 1)
+        if (made > need).any():
+            raise Contradiction
+        squared = squares(enc, ways, state, made_on)
+        changed = np.concatenate([made_on, made_off, squared])
+        frontier = distinct(np.concatenate([u[changed], v[changed]]), node_stamp)
+    return frontier
+
+
+def distinct(values: np.ndarray, stamp: np.ndarray) -> np.ndarray:
+    """The values without repeats, in linear time (no sort): `stamp` is scratch space as
+    long as the largest value."""
+    at = np.arange(len(values))
+    stamp[values] = at
+    return values[stamp[values] == at]
+
+
+def squares(enc: Encoder, ways: np.ndarray, state: np.ndarray, made_on: np.ndarray
+            ) -> np.ndarray:
+    """The 2x2 squares beside new links: three links made are a contradiction, two close the
+    others. The links closed."""
+    u, v = enc.graph.edge_array[:, 0], enc.graph.edge_array[:, 1]
+    a, b = u[made_on], v[made_on]
+    across = b == a + 1
+    closed = []
+    for across_now, sides, along in ((True, (0, 1), 3), (False, (2, 3), 1)):
+        pick = across == across_now
+        a_, b_ = a[pick], b[pick]
+        for side in sides:
+            ea, eb = ways[a_, side], ways[b_, side]
+            ok = (ea >= 0) & (eb >= 0)
+            ea, eb, a2 = ea[ok], eb[ok], (u[ea[ok]] ^ v[ea[ok]] ^ a_[ok])
+            far = ways[a2, along]
+            ok = far >= 0
+            square = np.stack([ea[ok], eb[ok], far[ok]], axis=1)
+            made = (state[square] == ON).sum(axis=1)
+            if (made >= 2).any():
+                raise Contradiction
+            sides_left = square[(made == 1)[:, None] & (state[square] == UNDECIDED)]
+            state[sides_left] = OFF
+            closed.append(sides_left)
+    return np.concatenate(closed)
+
+
+def chains(size: int, ends: np.ndarray) -> np.ndarray:
+    """Each node's component along the made links (the smallest node in it): hook every link's
+    larger label under its smaller, then jump pointers, until the links agree."""
+    label = np.arange(size)
+    u, v = ends[:, 0], ends[:, 1]
+    while True:
+        lu, lv = label[u], label[v]
+        apart = lu != lv
+        if not apart.any():
+            return label
+        low, high = np.minimum(lu[apart], lv[apart]), np.maximum(lu[apart], lv[apart])
+        np.minimum.at(label, high, low)
+        while True:
+            jumped = label[label]
+            if (jumped == label).all():
+                break
+            label = jumped
+
+
+def chain_ends(enc: Encoder, state: np.ndarray, made: np.ndarray
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """The made links as chains: each node's other chain end (itself when alone; right at the
+    ends only) and each chain's color (-1 unknown), by node. A cycle, or two colors on one
+    chain, is a contradiction."""
+    size, on_board = enc.size, enc.graph.on_array
+    ends = enc.graph.edge_array[state == ON]
+    label = chains(size, ends)
+    links = np.bincount(label[ends[:, 0]], minlength=size)
+    nodes = np.bincount(label[on_board.nonzero()[0]], minlength=size)
+    if (links[links > 0] >= nodes[links > 0]).any():
+        raise Contradiction
+    dots = np.asarray(enc.dot)
+    dotted = np.flatnonzero(dots >= 0)
+    color = np.full(size, -1, dtype=np.int64)
+    color[label[dotted]] = dots[dotted]
+    if (color[label[dotted]] != dots[dotted]).any():
+        raise Contradiction
+    other = np.arange(size)
+    tips = np.flatnonzero((made == 1) & on_board)
+    tips = tips[np.argsort(label[tips], kind="stable")]
+    a, b = tips[0::2], tips[1::2]
+    other[a], other[b] = b, a
+    return other, color[label]

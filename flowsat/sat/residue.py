@@ -1,0 +1,279 @@
+"""The part of a board propagation leaves undecided, as a small CNF of its own.
+
+After `deduce`, the links made form chains (each a piece of one path); the undecided links
+join chain ends. The residue formula has a variable per undecided link and, for each chain
+whose color is not known, a one-hot color; it says:
+
+- each open node makes as many of its undecided links as it still needs (fill-all off: a
+  cell with no link yet makes none or two);
+- a link made joins two chains of one color; without self-touch a link left out, or decided
+  out, between two different chains makes their colors differ (they are next to each other),
+  and two neighbors on one chain must be linked (else the puzzle has no solution);
+- cycles of chains are cut as models show them (as the full encodings do).
+
+Its size follows the undecided part, not the board: on the 1002x1002 spirals a few thousand
+variables for a million cells.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from itertools import pairwise
+
+import numpy as np
+
+from flowsat.puzzle.model import Paths
+from flowsat.sat import card
+from flowsat.sat.bulk import chains
+from flowsat.sat.deduce import OFF, ON, UNDECIDED, Propagation
+from flowsat.sat.encoder import Encoder
+from flowsat.sat.oracle import open_oracle
+
+
+class NoSolution(Exception):
+    """The decided links already break a rule (two neighbors on one chain not linked)."""
+
+
+@dataclass
+class Residue:
+    """The residue formula and what its models are read with."""
+
+    state: np.ndarray  # each link's state after propagation
+    edges: np.ndarray  # the undecided links, in variable order (variable k + 1)
+    chain: np.ndarray  # each node's chain (the smallest node on it)
+    joins: list[tuple[int, int]] = field(default_factory=list)  # each undecided link's chains
+    clauses: list[list[int]] = field(default_factory=list)
+    top: int = 0
+
+    def links(self, model: list[int]) -> np.ndarray:
+        """The state of every link under a model of the residue."""
+        state = self.state.copy()
+        on = np.asarray(model[:len(self.edges)]) > 0
+        state[self.edges] = np.where(on, ON, OFF)
+        return state
+
+    def cycles(self, model: list[int]) -> list[list[int]]:
+        """The cycles of chains the model's links close, each as the variables of the links
+        around it (a chain has two ends, so a component that closes is one cycle)."""
+        parent: dict[int, int] = {}
+
+        def root(c: int) -> int:
+            while parent.get(c, c) != c:
+                parent[c] = c = parent.get(parent[c], parent[c])
+            return c
+
+        made = [k for k in range(len(self.joins)) if model[k] > 0]
+        closed = set()
+        for k in made:
+            a, b = map(root, self.joins[k])
+            if a == b:
+                closed.add(a)
+            else:
+                parent[a] = b
+        around: dict[int, list[int]] = {}
+        for k in made:
+            r = root(self.joins[k][0])
+            if r in closed:
+                around.setdefault(r, []).append(k + 1)
+        return list(around.values())
+
+    def block(self, model: list[int]) -> list[int]:
+        """A clause ruling out this assignment of the undecided links."""
+        return [-x for x in model[:len(self.edges)]]
+
+
+def residue(p: Propagation) -> Residue:
+    """The residue formula of a finished propagation (NoSolution when the decided links
+    already break the touch rule)."""
+    enc = p.enc
+    state = np.frombuffer(p.state, dtype=np.uint8)
+    ends = enc.graph.edge_array
+    chain = chains(enc.size, ends[state == ON])
+    undecided = np.flatnonzero(state == UNDECIDED)
+    res = Residue(state, undecided, chain, top=len(undecided))
+    color = np.full(enc.size, -1, dtype=np.int64)  # each chain's known color, by its label
+    dots = np.asarray(enc.dot)
+    has_dot = dots >= 0
+    color[chain[has_dot]] = dots[has_dot]
+    colors = len(enc.colors)
+    unknown = np.unique(chain[ends[undecided].ravel()])
+    unknown = unknown[color[unknown] < 0]
+    first = res.top + 1
+    res.top += len(unknown) * colors
+    var = {int(c): first + t * colors for t, c in enumerate(unknown.tolist())}  # chain -> vars
+
+    def one(c: int, k: int) -> int | None:
+        """The literal 'chain c has color k' (None: decided, see `known`)."""
+        return var[c] + k if c in var else None
+
+    def known(c: int, k: int) -> bool:
+        return int(color[c]) == k
+
+    clauses = res.clauses
+    may_stay_empty = [c for c in var if p.optional and p.made[c] == 0 and enc.dot[c] < 0]
+    for c, first_var in var.items():  # one color each (none for a cell that stays empty)
+        lits = list(range(first_var, first_var + colors))
+        clauses += card.at_most(lits, 1, "pairwise", None)
+        if c not in may_stay_empty:
+            clauses.append(lits)
+    for c in may_stay_empty:  # a single cell: used when linked
+        for k in np.flatnonzero((ends[undecided] == c).any(axis=1)).tolist():
+            clauses.append([-(k + 1), *range(var[c], var[c] + colors)])
+    degree_clauses(p, undecided, clauses)
+    u_chain, v_chain = chain[ends[undecided, 0]], chain[ends[undecided, 1]]
+    res.joins = list(zip(u_chain.tolist(), v_chain.tolist(), strict=True))
+    for k, (a, b) in enumerate(res.joins):
+        x = k + 1
+        clauses += relate(x, a, b, colors, one, known, differ=p.touch)
+    if p.touch:
+        off = ends[state == OFF]
+        ca, cb = chain[off[:, 0]], chain[off[:, 1]]
+        if (ca == cb).any():
+            raise NoSolution
+        low, high = np.minimum(ca, cb), np.maximum(ca, cb)
+        keys = np.unique(low * enc.size + high)  # each pair of chains once
+        low, high = np.divmod(keys, enc.size)
+        matter = (color[low] < 0) | (color[high] < 0) | (color[low] == color[high])
+        for a, b in zip(low[matter].tolist(), high[matter].tolist(), strict=True):
+            clauses += relate(None, a, b, colors, one, known, differ=True)
+    if any(not c for c in clauses):
+        raise NoSolution
+    return res
+
+
+def relate(x: int | None, a: int, b: int, colors: int, one, known, differ: bool
+           ) -> list[list[int]]:
+    """Clauses for chains a and b joined by link x: x makes them one color and, when
+    `differ`, not x makes their colors differ (x None: never linked)."""
+    out = []
+    for k in range(colors):
+        la, lb = one(a, k), one(b, k)
+        sides = [(la, known(a, k)), (lb, known(b, k))]
+        if x is not None:  # x -> (a has k <-> b has k)
+            for (l1, k1), (l2, k2) in (sides, sides[::-1]):
+                clause = implies([x], l1, k1, l2, k2)
+                if clause is not None:
+                    out.append(clause)
+        if differ:  # not x -> not (a has k and b has k)
+            clause = [] if x is None else [x]
+            dropped = False
+            for lit, sure in sides:
+                if lit is not None:
+                    clause.append(-lit)
+                elif not sure:
+                    dropped = True
+            if not dropped:
+                out.append(clause)
+    return out
+
+
+def implies(pre: list[int], l1: int | None, k1: bool, l2: int | None, k2: bool
+            ) -> list[int] | None:
+    """The clause pre -> (side 1 has the color -> side 2 has it), None when it holds anyway."""
+    clause = [-x for x in pre]
+    if l1 is None:
+        if not k1:
+            return None
+    else:
+        clause.append(-l1)
+    if l2 is None:
+        if k2:
+            return None
+    else:
+        clause.append(l2)
+    return clause
+
+
+def degree_clauses(p: Propagation, undecided: np.ndarray, clauses: list[list[int]]) -> None:
+    """Each open node makes as many undecided links as it still needs."""
+    enc = p.enc
+    ends = enc.graph.edge_array[undecided]
+    lits: dict[int, list[int]] = {}
+    for k, (a, b) in enumerate(ends.tolist()):
+        lits.setdefault(a, []).append(k + 1)
+        lits.setdefault(b, []).append(k + 1)
+    for node, xs in lits.items():
+        left = p.need[node] - p.made[node]
+        if p.optional and p.made[node] == 0 and enc.dot[node] < 0:  # none or two
+            clauses += card.at_most(xs, 2, "pairwise", None)
+            clauses += [[-x, *(y for y in xs if y != x)] for x in xs]
+        else:
+            clauses += card.exactly(xs, left, "pairwise", None)
+
+
+def search(p: Propagation, res: Residue, limit: int, name: str, deadline: float | None,
+           stats: dict, known: list[Paths] = (), budget=None
+           ) -> tuple[bool | None, list[Paths]]:
+    """Up to `limit` solutions of a finished propagation's residue (see `backend.search`):
+    the answer (False: no more solutions, None: deadline or budget) and the solutions found.
+    `budget(oracle)` wraps the solver in a conflict budget."""
+    enc = p.enc
+    stats.update(variables=res.top, clauses=len(res.clauses))
+    found: list[Paths] = []
+    t = time.perf_counter()
+    with open_oracle(name, res.clauses) as sat:
+        stats["load_s"] = time.perf_counter() - t
+        for paths in known:
+            sat.add(res.block(assignment(res, enc, paths)))
+        oracle = budget(sat) if budget else sat
+        while len(found) < limit:
+            t = time.perf_counter()
+            answer = oracle.solve(deadline)
+            stats["solve_s"] += time.perf_counter() - t
+            stats["rounds"] += 1
+            if answer is not True:
+                break
+            t = time.perf_counter()
+            model = sat.model()
+            around = res.cycles(model)
+            if around:
+                for clause in around:
+                    sat.add([-x for x in clause])
+                stats["cycle_cuts"] += len(around)
+            else:
+                found.append(trace(enc, res.links(model)))
+                sat.add(res.block(model))
+            stats["decode_s"] += time.perf_counter() - t
+        stats.update(sat.stats())
+        if budget:
+            stats["out_of_budget"] = oracle.left() <= 0
+    return answer, found
+
+
+def assignment(res: Residue, enc: Encoder, paths: Paths) -> list[int]:
+    """The residue literals of a known solution (ValueError if it breaks a forced link)."""
+    linked = {(min(i, j), max(i, j)) for path in paths.values()
+              for i, j in pairwise(enc.path_nodes(path))}
+    ends = enc.graph.edge_array
+    on = np.array([tuple(e) in linked for e in ends.tolist()], dtype=bool)
+    if not linked <= set(map(tuple, ends.tolist())) or (on & (res.state == OFF)).any() \
+            or (~on & (res.state == ON)).any():
+        raise ValueError(f"{enc.puzzle.name}: the known paths are not a solution")
+    return [k + 1 if on[e] else -(k + 1) for k, e in enumerate(res.edges.tolist())]
+
+
+def trace(enc: Encoder, state: np.ndarray) -> Paths:
+    """The paths along the made links, each from its color's first dot (the links form no
+    cycle: the residue's cycles are cut before)."""
+    ends = enc.graph.edge_array[state == ON]
+    nodes, others = ends.ravel(), ends[:, ::-1].ravel()
+    order = np.argsort(nodes, kind="stable")
+    nodes, others = nodes[order], others[order]
+    second = np.r_[False, nodes[1:] == nodes[:-1]]
+    ahead = np.full((enc.size, 2), -1, dtype=np.int64)
+    ahead[nodes, second.astype(np.int64)] = others
+    first, then = ahead[:, 0].tolist(), ahead[:, 1].tolist()
+    home_array, w = np.asarray(enc.home), enc.width
+    paths: Paths = {}
+    for color, (a, b) in enc.puzzle.dots.items():
+        prev, cur, end = -1, enc.index(a), enc.index(b)
+        path = [cur]
+        while cur != end:
+            prev, cur = cur, first[cur] if first[cur] != prev else then[cur]
+            if cur < 0 or len(path) > enc.size:
+                raise AssertionError(f"{enc.puzzle.name}: path {color!r} breaks")
+            path.append(cur)
+        rows, cols = np.divmod(home_array[path], w)
+        paths[color] = list(zip(rows.tolist(), cols.tolist(), strict=True))
+    return paths
