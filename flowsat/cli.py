@@ -717,6 +717,11 @@ on some run: a wrong answer, a crash, output that is no answer; 130 interrupted:
 runs are kept, --resume goes on. When several apply, the highest wins."""
 
 
+DeduceChoices = Annotated[str | None, typer.Option(
+    "--deduce", help="The sat backend's propagation first to race, comma-separated: on, off, "
+    "auto (default: the backend's own, auto); each choice a configuration NAME/deduce=CHOICE.")]
+
+
 @app.command(help=f"""Time backends and configurations head to head over puzzle files or
 folders. Each run (puzzle, orientation, configuration, repeat) goes to a worker process and is
 appended to DIR/results.jsonl as it ends; DIR/report.md, report.csv and plots/ are written at
@@ -747,11 +752,12 @@ def bench(
         "pycosat is installed) and astar/2016.")] = True,
     max_cells: MaxCells = MAX_CELLS,
     program_format: ProgramFormat = None,
+    deduce: DeduceChoices = None,
 ) -> None:
     from flowsat.bench import Settings, write_report
 
     given = {"backends": names(backends), "solvers": names(solvers),
-             "encodings": names(encodings),
+             "encodings": names(encodings), "deduce": names(deduce),
              "program_format": program_format and program_format.value}
     settings = Settings([str(p) for p in paths], symmetries=symmetries.value, repeat=repeat,
                         timeout=timeout, workers=workers, out=str(out), baselines=baselines,
@@ -813,6 +819,7 @@ def experiment(
                    ] = Path("results/encodings"),
     resume: Resume = False,
     max_cells: MaxCells = MAX_CELLS,
+    deduce: DeduceChoices = None,
 ) -> None:
     from flowsat.bench import write_report
     from flowsat.bench.experiment import settings as experiment_settings
@@ -826,7 +833,8 @@ def experiment(
     try:
         settings = experiment_settings([str(p) for p in paths], names(encodings),
                                        names(solvers), repeat=repeat, timeout=timeout,
-                                       workers=workers, out=str(out), cluster=cluster)
+                                       workers=workers, out=str(out), cluster=cluster,
+                                       deduce=names(deduce))
     except UsageError as err:
         usage_error(err)
     sweep(settings, paths, max_cells, resume,

@@ -93,3 +93,30 @@ def test_only_configurations_that_differ_in_one_family_are_paired():
             pytest.approx(0.5),
         ("deduce", "sat/edges-unique/glucose4", "sat/edges-unique+deduce=true/glucose4"):
             pytest.approx(2.0)}  # lazy touch and deduce differ in two families: no pair
+
+
+def test_experiment_races_propagation_first_as_a_choice(tmp_path):
+    result = CliRunner().invoke(app, [
+        "experiment", str(EXAMPLES), str(UNSOLVABLE), "--encodings", "edges-unique-lazy",
+        "--solvers", "glucose4", "--deduce", "on,off", "--timeout", "20",
+        "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    records = [json.loads(line) for line in (tmp_path / "results.jsonl").open()]
+    on, off = (f"sat/edges-unique-lazy/glucose4/deduce={d}" for d in ("on", "off"))
+    assert {r["config"] for r in records} == {on, off}
+    for r in records:  # each configuration ran as it says: propagation first or not
+        assert ("deduce_s" in r["stats"]) == (r["config"] == on), r
+    for puzzle in {(r["file"], r["index"]) for r in records}:  # the same answers either way
+        assert len({r["status"] for r in records if (r["file"], r["index"]) == puzzle}) == 1
+    rows = list(csv.DictReader((tmp_path / "encodings.csv").open()))
+    assert {(r["config"], r["propagate"]) for r in rows} == {(on, "on"), (off, "off")}
+    text = (tmp_path / "encodings.md").read_text()
+    assert "--deduce on,off" in text
+    assert any(ln.startswith(f"| {EXAMPLES} | propagate | off | on |") for ln in text.splitlines())
+
+
+def test_deduce_choices_are_checked_up_front(tmp_path):
+    result = CliRunner().invoke(app, [
+        "experiment", str(EXAMPLES), "--deduce", "maybe", "--out", str(tmp_path)])
+    assert result.exit_code == 2
+    assert "--deduce: 'maybe' is not one of on, off, auto" in result.stderr

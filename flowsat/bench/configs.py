@@ -15,6 +15,7 @@ SAT_ENCODINGS = ("edges-unique-lazy", "zucker2016")  # the default route, the 20
 SAT_SOLVERS = ("glucose4", "cadical195")
 SAT_2016 = {"encoding": "zucker2016", "solver": "pycosat"}  # the 2016 program: PicoSAT
 ASTAR_2016 = {"preset": "2016"}  # the 2016 C solver's feature set
+DEDUCE_CHOICES = ("on", "off", "auto")  # the sat backend's propagation first (`--deduce`)
 NAMED = re.compile(r"([\w.-]+)=(.*)", re.DOTALL)  # NAME=COMMAND in program:NAME=COMMAND
 
 
@@ -35,19 +36,19 @@ class Config:
 def configurations(backends: list[str], encodings: list[str] | None = None,
                    solvers: list[str] | None = None, baselines: bool = True,
                    program_format: str | None = None,
-                   timeout: float | None = None) -> list[Config]:
+                   timeout: float | None = None, deduce: list[str] | None = None) -> list[Config]:
     """Every configuration asked for, each name once; the 2016 rows too with `baselines`;
     `program:NAME=COMMAND` (or `program:COMMAND`) as `program/NAME`. A solver that cannot
     run (with the timeout, or at all) is a UsageError here, up front."""
-    if (encodings or solvers) and "sat" not in backends:
-        raise UsageError("--encodings and --solvers apply to the sat backend only")
+    if (encodings or solvers or deduce) and "sat" not in backends:
+        raise UsageError("--encodings, --solvers and --deduce apply to the sat backend only")
     if program_format and not any(b.startswith("program:") for b in backends):
         raise UsageError("--program-format applies to program:... backends only")
     found: dict[str, Config] = {}
     for backend in backends:
         if backend == "sat":
             configs = sat_configs(encodings or list(SAT_ENCODINGS), solvers or list(SAT_SOLVERS),
-                                  baselines, timeout)
+                                  baselines, timeout, deduce)
         elif backend == "astar":
             configs = [config("astar", "astar/default")]
             configs += [config("astar", "astar/2016", **ASTAR_2016)] if baselines else []
@@ -60,15 +61,23 @@ def configurations(backends: list[str], encodings: list[str] | None = None,
 
 
 def sat_configs(encodings: list[str], solvers: list[str], baselines: bool,
-                timeout: float | None = None) -> list[Config]:
-    """Every encoding with every solver, then PicoSAT on the 2016 encoding if pycosat imports."""
+                timeout: float | None = None, deduce: list[str] | None = None) -> list[Config]:
+    """Every encoding with every solver (and every `--deduce` choice given: `NAME/deduce=on`),
+    then PicoSAT on the 2016 encoding if pycosat imports."""
     from flowsat.sat.oracle import solver_name
     from flowsat.sat.spec import load_spec
 
-    pairs = [(e, solver_name(s, timeout)) for e in encodings for s in solvers]
+    for choice in deduce or []:
+        if choice not in DEDUCE_CHOICES:
+            raise UsageError(f"--deduce: {choice!r} is not one of {', '.join(DEDUCE_CHOICES)}")
+    found = [config("sat", f"sat/{load_spec(e).name}/{s}" + (f"/deduce={d}" if d else ""),
+                    encoding=e, solver=s, **({"deduce": d} if d else {}))
+             for e in encodings for s in (solver_name(s, timeout) for s in solvers)
+             for d in deduce or [None]]
     if baselines and importlib.util.find_spec("pycosat"):
-        pairs.append((SAT_2016["encoding"], SAT_2016["solver"]))
-    return [config("sat", f"sat/{load_spec(e).name}/{s}", encoding=e, solver=s) for e, s in pairs]
+        found.append(config("sat", f"sat/{load_spec(SAT_2016['encoding']).name}/pycosat",
+                            **SAT_2016))
+    return found
 
 
 def program_config(backend: str, program_format: str) -> Config:

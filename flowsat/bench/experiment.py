@@ -23,6 +23,7 @@ from flowsat.result import UsageError
 from flowsat.sat.spec import CHOICES, load_spec
 
 FAMILIES = tuple(CHOICES)  # every family a spec chooses in
+FIRST = "propagate"  # the key of `--deduce` (propagation first) among a configuration's choices
 
 
 @dataclass
@@ -46,9 +47,12 @@ class Row:
 
 
 def choices(config: dict[str, Any]) -> dict[str, Any]:
-    """A configuration's choice in each family, from its encoding's spec, and its solver."""
-    spec = asdict(load_spec(config["options"]["encoding"]))
-    return {**{f: spec[f] for f in FAMILIES}, "solver": config["options"]["solver"]}
+    """A configuration's choice in each family, from its encoding's spec, its solver and its
+    propagation first (`--deduce`)."""
+    options = config["options"]
+    spec = asdict(load_spec(options["encoding"]))
+    return {**{f: spec[f] for f in FAMILIES}, "solver": options["solver"],
+            FIRST: options.get("deduce", "auto")}
 
 
 def group_of(file: str, groups: list[str]) -> str:
@@ -132,7 +136,7 @@ def write_encodings_report(folder: Path) -> list[Path]:
     md, sheet = folder / "encodings.md", folder / "encodings.csv"
     md.write_text(markdown(table, worth, meta), encoding="utf-8")
     with sheet.open("w", newline="", encoding="utf-8") as out:
-        fields = ["group", "config", *FAMILIES, "solver", "puzzles", "solved", "unsolvable",
+        fields = ["group", "config", *FAMILIES, "solver", FIRST, "puzzles", "solved", "unsolvable",
                   "unfinished", "variables", "clauses", "total_s", "total_cpu_s", "median_s",
                   "worst_s",
                   "worst"]
@@ -160,11 +164,12 @@ def markdown(table: list[Row], worth: list[dict[str, Any]], meta: dict) -> str:
         if not mine:
             continue
         lines += [f"## {group} ({mine[0].puzzles} puzzles)", "",
-                  *table_head("configuration", *FAMILIES, "solver", "solved", "unsolvable",
+                  *table_head("configuration", *FAMILIES, "solver", "propagate first",
+                              "solved", "unsolvable",
                               "not finished", "variables", "clauses", "total ms",
                               "total CPU ms", "median ms", "worst ms (puzzle)")]
         lines += [row(r.config, *(str(r.choices[f]).lower() for f in FAMILIES),
-                      r.choices["solver"], r.solved, r.unsolvable, r.unfinished,
+                      r.choices["solver"], r.choices[FIRST], r.solved, r.unsolvable, r.unfinished,
                       number(r.variables), number(r.clauses), ms(r.total_s),
                       ms(r.total_cpu_s), ms(r.median_s),
                       f"{ms(r.worst_s)} ({r.worst})") for r in mine]
@@ -207,4 +212,5 @@ def command(settings: dict[str, Any]) -> str:
              "--timeout", f"{settings['timeout']:g}", "--workers", str(settings["workers"]),
              "--out", settings["out"]]
     words += ["--cluster", settings["cluster"]] if settings.get("cluster") else []
+    words += ["--deduce", ",".join(settings["deduce"])] if settings.get("deduce") else []
     return shlex.join(words)

@@ -44,10 +44,11 @@ class Settings:
     baselines: bool = True
     program_format: str | None = None  # how solver programs get the puzzle, default numberlink
     cluster: str | None = None  # a Dask scheduler's address, or local:N
+    deduce: list[str] | None = None  # the sat backend's propagation-first choices to race
 
     def configs(self) -> list[Config]:
         return configurations(self.backends, self.encodings, self.solvers, self.baselines,
-                              self.program_format, self.timeout)
+                              self.program_format, self.timeout, self.deduce)
 
     def command(self) -> str:
         """The command that runs this bench afresh."""
@@ -62,6 +63,7 @@ class Settings:
         words += ["--allow-self-touch"] * self.allow_self_touch + ["--no-baselines"] * (
             not self.baselines)
         words += ["--program-format", self.program_format] * bool(self.program_format)
+        words += ["--deduce", ",".join(self.deduce)] if self.deduce else []
         return shlex.join(words)
 
 
