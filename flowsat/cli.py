@@ -367,14 +367,34 @@ GENERATE_EXIT = """Exit status: 0 every puzzle made; 2 a usage error; 3 some see
 checker, a bug)."""
 
 
+class GeneratedFormat(StrEnum):
+    grid = "grid"
+    numberlink = "numberlink"
+    pack = "pack"
+    board = "board"
+
+
+def density_option(name: str) -> object:
+    from flowsat.generate.kinds import DENSITY, DENSITY_HELP
+
+    return typer.Option(help=f"With --kind {name}: the {DENSITY_HELP[name]} (default "
+                             f"{DENSITY[name]:g}).")
+
+
 @app.command(help=f"""Make puzzles with exactly one solution, proved by SAT: random fillings of
 the board by paths that obey the rule, their ends as dots, reshaped until unique. Puzzle k is
 made from seed S + k alone: the same seed makes the same files on any machine. With --out,
 each puzzle is written to DIR as it is done, with a row in DIR/manifest.csv (size, colors,
-seed, difficulty, generation time); otherwise the puzzles go to standard output.
+seed, kind, difficulty, generation time); otherwise the puzzles go to standard output.
 \n\n{GENERATE_EXIT}""")
 def generate(
     size: Annotated[str, typer.Option(help="The board, WxH (columns x rows): 15x15, 30x20.")],
+    kind: Annotated[list[str] | None, typer.Option(
+        help="The kind of board: square (the default), holes, walls, bridges, hex, warps; "
+             "combine them comma-separated or by repeating: --kind hex,holes,warps.")] = None,
+    holes: Annotated[float | None, density_option("holes")] = None,
+    walls: Annotated[float | None, density_option("walls")] = None,
+    bridges: Annotated[float | None, density_option("bridges")] = None,
     colors: Annotated[int | None, typer.Option(min=1, help="Colors, exactly.")] = None,
     min_colors: Annotated[int | None, typer.Option(
         min=1, help="Fewest colors (default: 0.8 x the square root of the cells).")] = None,
@@ -388,8 +408,10 @@ def generate(
     manifest: Annotated[Path | None, typer.Option(
         help="The manifest to add to (default: DIR/manifest.csv); it names files relative "
              "to its own folder.")] = None,
-    fmt: Annotated[PuzzleFormat, typer.Option(
-        "--format", help="grid, or numberlink (a 'W H' line first).")] = PuzzleFormat.grid,
+    fmt: Annotated[GeneratedFormat | None, typer.Option(
+        "--format", help="grid, numberlink (a 'W H' line first; both plain square boards "
+                         "only), pack (a level line with its solution) or board (default: grid "
+                         "on plain square boards, else pack).")] = None,
     allow_self_touch: Annotated[bool, typer.Option(
         "--allow-self-touch", help="Puzzles under the rule that lets paths touch themselves.")
                                 ] = False,
@@ -410,13 +432,20 @@ def generate(
         "--resume", help="Skip the seeds whose file the manifest already lists.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No line a puzzle.")] = False,
 ) -> None:
-    from flowsat.generate.corpus import Manifest, file_name, puzzle_text, save
+    from flowsat.generate.corpus import PLAIN_ONLY, Manifest, file_name, generated_text, save
+    from flowsat.generate.kinds import kind_of
     from flowsat.generate.run import make_all, order
 
     budgets = {"max_conflicts": max_conflicts, "max_nodes": max_nodes}
     try:
+        board = kind_of(kind or ["square"], {"holes": holes, "walls": walls, "bridges": bridges})
         wanted = order(size, colors, min_colors, max_colors, allow_self_touch=allow_self_touch,
-                       timeout=timeout, **{k: v for k, v in budgets.items() if v is not None})
+                       timeout=timeout, kind=board,
+                       **{k: v for k, v in budgets.items() if v is not None})
+        fmt = fmt or (GeneratedFormat.grid if board.plain else GeneratedFormat.pack)
+        if fmt.value in PLAIN_ONLY and not board.plain:
+            raise UsageError(f"--format {fmt.value} holds plain square boards only, not "
+                             f"{board.name}: use pack or board")
         if (manifest or resume) and not out:
             raise UsageError("--manifest and --resume go with --out")
         cluster_option(cluster, workers)
@@ -427,7 +456,7 @@ def generate(
         typer.echo(f"flowsat: seed {seed}", err=True)
     book = Manifest(manifest or out / "manifest.csv") if out else None
     seeds = [s for s in range(seed, seed + count) if not (
-        resume and out / file_name(wanted.width, wanted.height, s) in book)]
+        resume and out / file_name(wanted.width, wanted.height, s, board.name) in book)]
     worst = 0
     try:
         with progress_bar(len(seeds), "generating", sys.stderr.isatty() and not quiet) as advance:
@@ -439,12 +468,14 @@ def generate(
                     typer.echo(f"flowsat: seed {outcome.seed}: {outcome.failure}", err=True)
                     worst = max(worst, EXIT[outcome.kind])
                 elif book is None:
-                    typer.echo(puzzle_text(made.puzzle, fmt.value))
+                    typer.echo(generated_text(made, fmt.value))
                 else:
                     path = save(made, rating, wanted, out, book, fmt.value)
                     if not quiet:
-                        typer.echo(f"{path}: {made.puzzle.size}, {len(made.solution)} colors, "
-                                   f"{rating.tier} ({rating.score}), made in {made.seconds} s")
+                        rated = f"{rating.tier} ({rating.score})" if rating else "not rated"
+                        typer.echo(f"{path}: {made.puzzle.size} {made.puzzle.kind}, "
+                                   f"{len(made.solution)} colors, {rated}, made in "
+                                   f"{made.seconds} s")
     except UsageError as err:  # the cluster cannot be reached
         usage_error(err)
     raise typer.Exit(worst)

@@ -10,32 +10,73 @@ from __future__ import annotations
 import csv
 import io
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 from flowsat.difficulty import Rating
-from flowsat.generate.make import Made
+from flowsat.generate.make import MAX_CONFLICTS, Made
 from flowsat.generate.run import Order
+from flowsat.puzzle.boardtext import board_text
 from flowsat.puzzle.formats import puzzle_text
+from flowsat.puzzle.packs import level_line
+from flowsat.unique import PROOF
 
 COLUMNS = ("file", "size", "colors", "seed", "color_range", "rule", "tier", "score", "forced",
-           "nodes", "nodes_capped", "conflicts", "decisions", "candidates", "proofs", "seconds")
+           "nodes", "nodes_capped", "conflicts", "decisions", "candidates", "proofs", "seconds",
+           "kind", "holes", "walls", "bridges", "proof", "command")
+RATING = ("tier", "score", "forced", "nodes", "nodes_capped", "conflicts", "decisions")
+# The files a run writes: the two grid formats hold plain square boards only
+TEXTS: dict[str, Callable[[Made], str]] = {
+    "grid": lambda made: puzzle_text(made.puzzle),
+    "numberlink": lambda made: puzzle_text(made.puzzle, "numberlink"),
+    "pack": lambda made: level_line(made.puzzle, made.solution) + "\n",
+    "board": lambda made: board_text(made.puzzle),
+}
+PLAIN_ONLY = ("grid", "numberlink")
 
 
-def file_name(width: int, height: int, seed: int) -> str:
-    return f"{width}x{height}-{seed:04d}.txt"
+def file_name(width: int, height: int, seed: int, kind: str = "square") -> str:
+    """`WxH-SEED.txt`, after the kind but on plain square boards: `hex+holes-9x9-0001.txt`."""
+    name = f"{width}x{height}-{seed:04d}.txt"
+    return name if kind == "square" else f"{kind}-{name}"
 
 
-def manifest_row(file: str, made: Made, rating: Rating, order: Order) -> dict:
-    """The puzzle's row: what it is, what made it (size, seed, color range and rule make it
-    again), its rating, and what making it took."""
+def generated_text(made: Made, fmt: str) -> str:
+    """The puzzle as its file: grid, numberlink, pack (with its solution) or board."""
+    return TEXTS[fmt](made)
+
+
+def manifest_row(file: str, made: Made, rating: Rating | None, order: Order,
+                 fmt: str = "grid") -> dict:
+    """The puzzle's row: what it is, what made it (size, seed, color range, rule, kind and
+    densities make it again, proved unique by `proof`), its rating (blank on a kind the
+    best-first search does not take), and what making it took."""
     puzzle = made.puzzle
+    rated = {name: getattr(rating, name) for name in RATING} if rating else {}
     return {"file": file, "size": puzzle.size, "colors": len(puzzle.dots), "seed": made.seed,
             "color_range": "{}-{}".format(*order.colors),
             "rule": "self-touch" if order.allow_self_touch else "no-self-touch",
-            "tier": rating.tier, "score": rating.score, "forced": rating.forced,
-            "nodes": rating.nodes, "nodes_capped": rating.nodes_capped,
-            "conflicts": rating.conflicts, "decisions": rating.decisions,
-            "candidates": made.candidates, "proofs": made.proofs, "seconds": made.seconds}
+            **{name: rated.get(name, "") for name in RATING},
+            "candidates": made.candidates, "proofs": made.proofs, "seconds": made.seconds,
+            "kind": order.kind.name, **order.kind.densities(),
+            "proof": "sat:{encoding}:{solver}".format(**PROOF),
+            "command": command(made, order, fmt)}
+
+
+def command(made: Made, order: Order, fmt: str) -> str:
+    """The command that prints this puzzle again (on standard output)."""
+    kind = order.kind
+    words = ["flowsat generate", f"--size {order.width}x{order.height}",
+             "--min-colors {} --max-colors {}".format(*order.colors)]
+    if not kind.plain:
+        words.append("--kind " + ",".join(n for n in kind.name.split("+") if n != "square"))
+        words += [f"--{name} {value:g}" for name, value in kind.densities().items() if value]
+    words += [f"--seed {made.seed}", f"--format {fmt}"]
+    if order.allow_self_touch:
+        words.append("--allow-self-touch")
+    if order.max_conflicts != MAX_CONFLICTS:
+        words.append(f"--max-conflicts {order.max_conflicts}")
+    return " ".join(words)
 
 
 class Manifest:
@@ -67,11 +108,11 @@ class Manifest:
         temporary.replace(self.path)
 
 
-def save(made: Made, rating: Rating, order: Order, folder: Path, manifest: Manifest,
+def save(made: Made, rating: Rating | None, order: Order, folder: Path, manifest: Manifest,
          fmt: str) -> Path:
     """Write the puzzle's file into the folder and its row into the manifest."""
     folder.mkdir(parents=True, exist_ok=True)
-    path = folder / file_name(made.puzzle.width, made.puzzle.height, made.seed)
-    path.write_text(puzzle_text(made.puzzle, fmt), encoding="utf-8", newline="\n")
-    manifest.add(manifest_row(manifest.relative(path), made, rating, order))
+    path = folder / file_name(made.puzzle.width, made.puzzle.height, made.seed, order.kind.name)
+    path.write_text(generated_text(made, fmt), encoding="utf-8", newline="\n")
+    manifest.add(manifest_row(manifest.relative(path), made, rating, order, fmt))
     return path

@@ -1,6 +1,6 @@
 """Random solved levels of every kind of board: random walks cover the board's graph with paths,
 whose ends become the dots, so every level is solvable by construction (for tests and the
-kinds benchmark; making unique puzzles of these kinds is the generator's next step).
+kinds benchmark; the generator makes unique puzzles of these kinds: `flowsat.generate.kinds`).
 
 Cells no walk could join become holes; some links no path uses become walls; on square boards,
 where a path runs straight through a cell between the ends of two other paths, those two are
@@ -10,6 +10,7 @@ joined across it and the cell becomes a bridge.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import replace
 from itertools import pairwise
 
@@ -94,9 +95,11 @@ def fits(board: Board, walk: list[int], end: int, n: int) -> bool:
 
 
 def add_bridges(board: Board, walks: list[list[int]], rng: random.Random, share: float,
-                rules: Rules) -> tuple[Board, list[list[int]]]:
+                rules: Rules, keep: Callable[[Board, list[list[int]]], bool] | None = None
+                ) -> tuple[Board, list[list[int]]]:
     """Join two walks ending on either side of a cell that a third walk crosses straight,
-    across that cell, which becomes a bridge (kept only where the rules still hold)."""
+    across that cell, which becomes a bridge (kept only where the rules still hold and
+    `keep`, if given, says so)."""
     for b in shuffled(board.cells, rng):
         if rng.random() >= share or b in board.bridges:
             continue
@@ -104,7 +107,8 @@ def add_bridges(board: Board, walks: list[list[int]], rng: random.Random, share:
         if trial is None:
             continue
         new_board, new_walks = trial
-        if check_walks(new_board, new_walks, rules):
+        if check_walks(new_board, new_walks, rules) and (keep is None or
+                                                         keep(new_board, new_walks)):
             board, walks = new_board, new_walks
     return board, walks
 

@@ -7,19 +7,24 @@ join is cutting its link again. No edit lets a path touch itself side by side.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from itertools import pairwise
 
+from flowsat.generate.filling import around
+from flowsat.puzzle.board import Board
 from flowsat.puzzle.model import Cell, Paths
 
 Link = tuple[Cell, Cell]
 
 
 class Layout:
-    """Paths covering a height x width board, each path's cells in order, and who owns each
-    cell."""
+    """Paths covering a height x width board (by default the plain square one: any board
+    without bridges), each path's cells in order, and who owns each cell."""
 
-    def __init__(self, paths: list[list[Cell]], height: int, width: int):
+    def __init__(self, paths: list[list[Cell]], height: int, width: int,
+                 board: Board | None = None):
         self.height, self.width = height, width
+        self.board = board or Board.square(width, height)
         self.paths: dict[int, list[Cell]] = dict(enumerate(p[:] for p in paths))
         self.owner = {cell: k for k, path in self.paths.items() for cell in path}
         self.next_id = len(paths)
@@ -28,9 +33,8 @@ class Layout:
         return len(self.paths)
 
     def neighbors(self, cell: Cell) -> list[Cell]:
-        r, c = cell
-        return [(r + dr, c + dc) for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
-                if 0 <= r + dr < self.height and 0 <= c + dc < self.width]
+        """The cells joined to cell by an open link of the board, in its direction order."""
+        return around(self.board)[cell]
 
     def ends(self, longest: int | None = None) -> list[Cell]:
         """The ends of every path (of at most `longest` cells)."""
@@ -116,8 +120,11 @@ class Layout:
                 for i in range(shortest, len(path) - shortest + 1)]
 
     def lettered(self, letters: str) -> Paths:
-        """The paths named by letters in reading order of their first dot; each path runs
-        from its dot that comes first in reading order."""
-        paths = [p if p[0] < p[-1] else p[::-1] for p in self.paths.values()]
-        paths.sort(key=lambda p: p[0])
-        return dict(zip(letters, paths, strict=False))
+        return lettered(self.paths.values(), letters)
+
+
+def lettered(paths: Iterable[list[Cell]], letters: str) -> Paths:
+    """The paths named by letters in reading order of their first dot; each path runs from
+    its dot that comes first in reading order."""
+    ordered = sorted((p if p[0] < p[-1] else p[::-1] for p in paths), key=lambda p: p[0])
+    return dict(zip(letters, ordered, strict=False))

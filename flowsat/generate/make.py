@@ -19,14 +19,16 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from itertools import pairwise
 
 from flowsat.generate.filling import LETTERS as FILE_LABELS
-from flowsat.generate.filling import puzzle_of, random_pieces
-from flowsat.generate.layout import Layout, Link
-from flowsat.puzzle.model import Paths, Puzzle
+from flowsat.generate.filling import puzzle_of
+from flowsat.generate.kinds import PLAIN, Kind, bridge, filling, wall_off
+from flowsat.generate.layout import Layout, Link, lettered
+from flowsat.puzzle.board import Board
+from flowsat.puzzle.model import Cell, Paths, Puzzle
 from flowsat.puzzle.rules import Rules
 from flowsat.render.palette import PALETTE
 from flowsat.unique import Uniqueness, check_unique
@@ -67,37 +69,49 @@ def default_colors(height: int, width: int) -> tuple[int, int]:
 
 def make_puzzle(height: int, width: int, seed: int, colors: tuple[int, int],
                 allow_self_touch: bool = False, max_conflicts: int = MAX_CONFLICTS,
-                candidates: int = CANDIDATES, deadline: float | None = None) -> Made | None:
-    """A unique puzzle from the seed with colors in the range, or None when every candidate
-    failed. Raises Stopped at the deadline."""
+                candidates: int = CANDIDATES, deadline: float | None = None,
+                kind: Kind = PLAIN) -> Made | None:
+    """A unique puzzle of the kind from the seed with colors in the range, or None when every
+    candidate failed. Raises Stopped at the deadline."""
     start = time.perf_counter()
     rng = random.Random(seed)
     proofs = 0
+    rules = Rules(self_touch=allow_self_touch)
 
-    def prove(layout: Layout) -> Uniqueness:
+    def prove_paths(board: Board, paths: Iterable[list[Cell]]) -> Uniqueness:
         nonlocal proofs
         if deadline is not None and time.perf_counter() > deadline:
             raise Stopped(f"seed {seed}: stopped at the deadline after {proofs} proofs")
         proofs += 1
-        known = layout.lettered(LABELS)
-        return check_unique(puzzle_of(known, height, width), known=known,
-                            rules=Rules(self_touch=allow_self_touch), max_conflicts=max_conflicts)
+        known = lettered(paths, LABELS)
+        return check_unique(puzzle_of(known, height, width, board=board), known=known,
+                            rules=rules, max_conflicts=max_conflicts)
+
+    def prove(layout: Layout) -> Uniqueness:
+        return prove_paths(layout.board, layout.paths.values())
+
+    def keep_bridge(board: Board, paths: list[list[Cell]]) -> bool:
+        return len(paths) >= colors[0] and prove_paths(board, paths).verdict == "unique"
 
     for candidate in range(1, candidates + 1):
         target = rng.randint(*colors)
         # paths that do not touch themselves, whatever the rule: they are far more often
         # unique, with self-touch allowed too
-        layout = Layout(random_pieces(height, width, rng, height * width / target),
-                        height, width)
+        layout = filling(kind, height, width, rng, height * width / target)
         split_to(layout, target, rng)
         shuffle_to(layout, target, rng)
+        if kind.walls:
+            wall_off(layout, rng, kind.walls)
         if not make_unique(layout, prove, rng):
             continue
         join_to(layout, target, rng, prove)
-        if colors[0] <= len(layout) <= colors[1]:
-            solution = layout.lettered(LETTERS)
-            return Made(puzzle_of(solution, height, width), solution, seed, candidate, proofs,
-                        round(time.perf_counter() - start, 3))
+        board, paths = layout.board, list(layout.paths.values())
+        if kind.bridges:
+            board, paths = bridge(layout, rng, kind.bridges, rules, keep_bridge)
+        if colors[0] <= len(paths) <= colors[1] and board.kind == kind.name:
+            solution = lettered(paths, LETTERS)
+            return Made(puzzle_of(solution, height, width, board=board), solution, seed,
+                        candidate, proofs, round(time.perf_counter() - start, 3))
     return None
 
 

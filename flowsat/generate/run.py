@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import partial
 
 from flowsat.difficulty import MAX_NODES, Rating, rate
+from flowsat.generate.kinds import PLAIN, Kind
 from flowsat.generate.make import (
     CANDIDATES,
     LETTERS,
@@ -33,11 +34,13 @@ MAX_CELLS = 2_500  # 50x50: made in seconds; a 60x60 board takes minutes of proo
 
 @dataclass(frozen=True)
 class Order:
-    """What every puzzle of a run is: its board, its color range, the rule, the budgets."""
+    """What every puzzle of a run is: its board and kind, its color range, the rule, the
+    budgets."""
 
     width: int
     height: int
     colors: tuple[int, int]
+    kind: Kind = PLAIN
     allow_self_touch: bool = False
     max_conflicts: int = MAX_CONFLICTS
     max_nodes: int = MAX_NODES
@@ -75,6 +78,9 @@ def order(size: str, colors: int | None = None, min_colors: int | None = None,
     low, high = (colors, colors) if colors is not None else (
         min_colors if min_colors is not None else min(low, max_colors or low),
         max_colors if max_colors is not None else max(high, min_colors or high))
+    kind = options.get("kind", PLAIN)
+    if kind.problem(width, height):
+        raise UsageError(kind.problem(width, height))
     most = min(len(LETTERS), width * height // 2)
     if not 1 <= low <= high <= most:
         raise UsageError(f"colors {low}..{high}: a {width}x{height} board takes 1 to {most}"
@@ -87,9 +93,9 @@ def make_one(order: Order, seed: int, rated: bool = True) -> Outcome:
     deadline = None if order.timeout is None else time.perf_counter() + order.timeout
     try:
         made = make_puzzle(order.height, order.width, seed, order.colors,
-                           order.allow_self_touch, order.max_conflicts, deadline=deadline)
-        rating = rate(made.puzzle, Rules(self_touch=order.allow_self_touch), order.max_nodes) \
-            if made and rated else None
+                           order.allow_self_touch, order.max_conflicts, deadline=deadline,
+                           kind=order.kind)
+        rating = rating_of(made, order) if made and rated else None
     except Stopped:
         return Outcome(seed, failure=f"no puzzle within --timeout {order.timeout:g} s (a "
                                      f"safety stop: a faster machine may make one)")
@@ -98,6 +104,15 @@ def make_one(order: Order, seed: int, rated: bool = True) -> Outcome:
     if made is None:
         return Outcome(seed, failure=f"no unique puzzle in {CANDIDATES} candidates")
     return Outcome(seed, made, rating)
+
+
+def rating_of(made: Made, order: Order) -> Rating | None:
+    """The puzzle's rating; None on a kind of board the best-first search (which the rating
+    runs) does not take."""
+    try:
+        return rate(made.puzzle, Rules(self_touch=order.allow_self_touch), order.max_nodes)
+    except UsageError:
+        return None
 
 
 def make_all(order: Order, seeds: Iterable[int], workers: int = 1, rated: bool = True,
