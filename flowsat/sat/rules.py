@@ -10,7 +10,7 @@ import numpy as np
 
 from flowsat.puzzle.board import Board
 from flowsat.puzzle.rules import Rules
-from flowsat.sat.encoder import DOWN, RIGHT, Encoder, graph
+from flowsat.sat.encoder import DIRECTION, DOWN, RIGHT, Encoder, graph
 from flowsat.sat.links import CORNERS, TYPES
 
 
@@ -101,8 +101,10 @@ def corner_rules(enc: Encoder, links, active: int) -> list[list[int]]:
     on x's path), with open links x-a, x-b, a-q and b-q (behind a wall q may be on x's path
     without touching it; `inside` asks for all four). Then q has the four directions of a grid
     cell and the argument above is unchanged; where q's links right or down are walled off
-    or lead into a hole or a bridge, q cannot turn that way and the rule forbids the corner at
-    x, as the proof says. Warps change nothing in it: they only give border cells neighbors."""
+    or lead into a hole, q cannot turn that way and the rule forbids the corner at x, as the
+    proof says. Where they lead into a bridge, q may turn that way through the bridge's pass,
+    which `corner` cannot say: no rule there (forbidding the corner would rule out solutions).
+    Warps change nothing in it: they only give border cells neighbors."""
     if not enc.toward or not enc.rules.fill_all:
         return []
     dot, clauses = enc.dots, []
@@ -114,12 +116,21 @@ def corner_rules(enc: Encoder, links, active: int) -> list[list[int]]:
         q = inside_cells(enc.board, *TYPES[glyph])[nodes]  # and no dot there
         keep = q >= 0
         keep[keep] = dot[q[keep]] < 0
+        keep[keep] = ~beside_bridge(enc.board, *TYPES[glyph])[q[keep]]
         nodes, here, q = nodes[keep], here[keep], q[keep]
         turn = np.column_stack((np.full(len(nodes), -active), -here))
         clauses += turn[~has[q]].tolist()
         for y in there[q[has[q]]].T:
             clauses += np.column_stack((turn[has[q]], y)).tolist()
     return clauses
+
+
+@lru_cache(maxsize=64)  # 4 corners of graph()'s boards
+def beside_bridge(board: Board, first: tuple[int, int], second: tuple[int, int]) -> np.ndarray:
+    """For each cell, whether its neighbor `first` or `second` way is a bridge."""
+    ways = [board.toward[DIRECTION[d]] for d in (first, second)]
+    return np.array([any(way[i] in board.bridges for way in ways) for i in range(board.size)],
+                    dtype=bool)
 
 
 @lru_cache(maxsize=64)  # 4 corners of graph()'s boards
