@@ -96,7 +96,7 @@ def table(records: list[dict]) -> list[str]:
     for r in records:
         by[r["kind"], r["backend"]].append(r)
     kinds = list(dict.fromkeys(r["kind"] for r in records))
-    cpu = {key: median([median(r["cpu"]) for r in rs if r["cpu"]]) for key, rs in by.items()}
+    cpu = {key: median([median(r["cpu"]) for r in rs if r.get("cpu")]) for key, rs in by.items()}
     lines = ["| kind | backend | puzzles | solved | median CPU s | worst CPU s | nodes | "
              "encode s | solve s | conflicts | x other backend | x square |",
              "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
