@@ -472,10 +472,9 @@ def generate(
                 else:
                     path = save(made, rating, wanted, out, book, fmt.value)
                     if not quiet:
-                        rated = f"{rating.tier} ({rating.score})" if rating else "not rated"
                         typer.echo(f"{path}: {made.puzzle.size} {made.puzzle.kind}, "
-                                   f"{len(made.solution)} colors, {rated}, made in "
-                                   f"{made.seconds} s")
+                                   f"{len(made.solution)} colors, {rating.tier} "
+                                   f"({rating.score}), made in {made.seconds} s")
     except UsageError as err:  # the cluster cannot be reached
         usage_error(err)
     raise typer.Exit(worst)

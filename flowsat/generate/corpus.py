@@ -24,7 +24,6 @@ from flowsat.unique import PROOF
 COLUMNS = ("file", "size", "colors", "seed", "color_range", "rule", "tier", "score", "forced",
            "nodes", "nodes_capped", "conflicts", "decisions", "candidates", "proofs", "seconds",
            "kind", "holes", "walls", "bridges", "proof", "command")
-RATING = ("tier", "score", "forced", "nodes", "nodes_capped", "conflicts", "decisions")
 # The files a run writes: the two grid formats hold plain square boards only
 TEXTS: dict[str, Callable[[Made], str]] = {
     "grid": lambda made: puzzle_text(made.puzzle),
@@ -46,17 +45,18 @@ def generated_text(made: Made, fmt: str) -> str:
     return TEXTS[fmt](made)
 
 
-def manifest_row(file: str, made: Made, rating: Rating | None, order: Order,
+def manifest_row(file: str, made: Made, rating: Rating, order: Order,
                  fmt: str = "grid") -> dict:
     """The puzzle's row: what it is, what made it (size, seed, color range, rule, kind and
-    densities make it again, proved unique by `proof`), its rating (blank on a kind the
-    best-first search does not take), and what making it took."""
+    densities make it again, proved unique by `proof`), its rating, and what making it
+    took."""
     puzzle = made.puzzle
-    rated = {name: getattr(rating, name) for name in RATING} if rating else {}
     return {"file": file, "size": puzzle.size, "colors": len(puzzle.dots), "seed": made.seed,
             "color_range": "{}-{}".format(*order.colors),
             "rule": "self-touch" if order.allow_self_touch else "no-self-touch",
-            **{name: rated.get(name, "") for name in RATING},
+            "tier": rating.tier, "score": rating.score, "forced": rating.forced,
+            "nodes": rating.nodes, "nodes_capped": rating.nodes_capped,
+            "conflicts": rating.conflicts, "decisions": rating.decisions,
             "candidates": made.candidates, "proofs": made.proofs, "seconds": made.seconds,
             "kind": order.kind.name, **order.kind.densities(),
             "proof": "sat:{encoding}:{solver}".format(**PROOF),
@@ -108,7 +108,7 @@ class Manifest:
         temporary.replace(self.path)
 
 
-def save(made: Made, rating: Rating | None, order: Order, folder: Path, manifest: Manifest,
+def save(made: Made, rating: Rating, order: Order, folder: Path, manifest: Manifest,
          fmt: str) -> Path:
     """Write the puzzle's file into the folder and its row into the manifest."""
     folder.mkdir(parents=True, exist_ok=True)

@@ -95,7 +95,8 @@ def make_one(order: Order, seed: int, rated: bool = True) -> Outcome:
         made = make_puzzle(order.height, order.width, seed, order.colors,
                            order.allow_self_touch, order.max_conflicts, deadline=deadline,
                            kind=order.kind)
-        rating = rating_of(made, order) if made and rated else None
+        rating = rate(made.puzzle, Rules(self_touch=order.allow_self_touch), order.max_nodes) \
+            if made and rated else None
     except Stopped:
         return Outcome(seed, failure=f"no puzzle within --timeout {order.timeout:g} s (a "
                                      f"safety stop: a faster machine may make one)")
@@ -104,15 +105,6 @@ def make_one(order: Order, seed: int, rated: bool = True) -> Outcome:
     if made is None:
         return Outcome(seed, failure=f"no unique puzzle in {CANDIDATES} candidates")
     return Outcome(seed, made, rating)
-
-
-def rating_of(made: Made, order: Order) -> Rating | None:
-    """The puzzle's rating; None on a kind of board the best-first search (which the rating
-    runs) does not take."""
-    try:
-        return rate(made.puzzle, Rules(self_touch=order.allow_self_touch), order.max_nodes)
-    except UsageError:
-        return None
 
 
 def make_all(order: Order, seeds: Iterable[int], workers: int = 1, rated: bool = True,
