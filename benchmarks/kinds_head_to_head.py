@@ -7,20 +7,19 @@ Every puzzle of the corpus's manifest (`flowsat generate --kind`, 5x5 to 15x15) 
 REPEATS times in this process by the sat backend (its default encoding) and the astar
 backend (its default preset), in turns (puzzle by puzzle, both backends, so that load falls
 on both alike), after one untimed round (the imports, the caches of each board), under each
-rule asked for (a unique puzzle may have more solutions with self-touch: still solvable). A kind a
-backend does not take (a usage error naming it) is shown as refused, so that the lead can run
-the same command again once the search takes it. Per kind and backend: the puzzles solved,
-the median over puzzles of each puzzle's median CPU seconds (a shared machine's load shows
-less in them than in wall seconds), the worst, the median nodes (astar) or encode and solve
-seconds and conflicts (sat), and the ratios of the median to the other backend's on that
-kind and to its own on plain square boards (same run, same rule). A solve that times out is
-not repeated and counts at the CPU it took until stopped (the table's medians are then lower
-bounds; `solved` says how many finished). Both backends must agree (solved or not) on every
-puzzle both finish: a disagreement stops the run.
+rule asked for (a unique puzzle may have more solutions with self-touch: still solvable). A
+kind a backend does not take (a usage error naming it) is shown as refused. Per kind and
+backend: the puzzles solved, the median over puzzles of each puzzle's median CPU seconds (a
+shared machine's load shows less in them than in wall seconds), the worst, the median nodes
+(astar) or encode and solve seconds and conflicts (sat), and the ratios of the median to the
+other backend's on that kind and to its own on plain square boards (same run, same rule). A
+solve that times out (wall clock) is not repeated and counts at the CPU it took until
+stopped (the medians are then lower bounds; `solved` says how many finished). Both backends
+must agree (solved or not) on every puzzle both finish: a disagreement stops the run.
 
-Writes OUT.md (the tables, with `uptime`'s load before and after) and OUT.jsonl (one record
-per puzzle and backend: the CPU seconds of every repeat and the backend's stats), each as the
-run goes (the records as each puzzle is done).
+Writes OUT.md (the tables, of every puzzle and of the 13x13 and 15x15 ones, with `uptime`'s
+load before and after) and OUT.jsonl (one record per puzzle, backend and rule: the CPU
+seconds of every repeat and the backend's stats, written as each puzzle is done).
 """
 
 from __future__ import annotations
@@ -43,6 +42,7 @@ from flowsat.solve import solve
 ROOT = Path(__file__).resolve().parents[1]
 BACKENDS = ("sat", "astar")
 STATS = {"sat": ("encode_s", "solve_s", "conflicts"), "astar": ("nodes",)}
+LARGE = ("13x13", "15x15")  # the second table's sizes
 
 
 def corpus(folder: Path) -> list[tuple[dict, object]]:
@@ -159,15 +159,23 @@ def main() -> int:
                     raw.flush()
                     print(f"{mode:10} {row['file']:40} {backend:6} {record['status']:8} "
                           f"{median(record.get('cpu', [])):8.4f}", flush=True)
-    end = f"load {load()} at end"
-    text = [f"# Both backends by kind of board ({args.corpus.name}/)", "", head + "; " + end,
-            "", "Command: `python benchmarks/kinds_head_to_head.py " + " ".join(sys.argv[1:])
-            + "`"]
-    for mode in modes:
-        text += ["", f"## {mode}", "", *table([r for r in records if r["rule"] == mode])]
-    args.out.with_suffix(".md").write_text("\n".join(text) + "\n", encoding="utf-8")
-    print("\n".join(text))
+    text = report(records, args.corpus.name, f"{head}; load {load()} at end",
+                  "python benchmarks/kinds_head_to_head.py " + " ".join(sys.argv[1:]))
+    args.out.with_suffix(".md").write_text(text, encoding="utf-8")
+    print(text)
     return 0
+
+
+def report(records: list[dict], corpus: str, head: str, command: str) -> str:
+    """The markdown report: per rule, the table of every puzzle and of the large ones."""
+    text = [f"# Both backends by kind of board ({corpus}/)", "", head, "",
+            f"Command: `{command}`"]
+    for mode in dict.fromkeys(r["rule"] for r in records):
+        ours = [r for r in records if r["rule"] == mode]
+        large = [r for r in ours if r["size"] in LARGE]
+        text += ["", f"## {mode}: every puzzle (5x5 to 15x15)", "", *table(ours),
+                 "", f"## {mode}: {' and '.join(LARGE)} only", "", *table(large)]
+    return "\n".join(text) + "\n"
 
 
 def load() -> str:
