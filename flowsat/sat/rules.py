@@ -128,9 +128,11 @@ def corner_rules(enc: Encoder, links, active: int) -> list[list[int]]:
 @lru_cache(maxsize=64)  # 4 corners of graph()'s boards
 def beside_bridge(board: Board, first: tuple[int, int], second: tuple[int, int]) -> np.ndarray:
     """For each cell, whether its neighbor `first` or `second` way is a bridge."""
-    ways = [board.toward[DIRECTION[d]] for d in (first, second)]
-    return np.array([any(way[i] in board.bridges for way in ways) for i in range(board.size)],
-                    dtype=bool)
+    found = np.zeros(board.size, dtype=bool)
+    for d in (first, second) if board.bridges else ():
+        way = board.toward[DIRECTION[d]]
+        found |= [way[i] in board.bridges for i in range(board.size)]
+    return found
 
 
 @lru_cache(maxsize=64)  # 4 corners of graph()'s boards
