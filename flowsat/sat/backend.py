@@ -77,7 +77,10 @@ def encode(puzzle: Puzzle, spec: Spec | str, rules: Rules = DEFAULT_RULES) -> En
     spec = load_spec(spec) if isinstance(spec, str) else spec
     enc = Encoder(puzzle, spec.card, rules)
     cell_family = cells.FAMILIES[spec.cells](enc)
-    lazy_touch = spec.touch == "lazy" and not rules.self_touch
+    # lazy no-self-touch clauses count on the corner rule to keep models from touching; where
+    # it is never written (hexagonal boards, cells that may stay empty) they come up front
+    lazy_touch = (spec.touch == "lazy" and not rules.self_touch and rules.fill_all
+                  and puzzle.board.shape == "square")
     link_family = links.FAMILIES[spec.links](enc, cell_family, rules,
                                              **({"lazy_touch": True} if lazy_touch else {}))
     if spec.deduce:
