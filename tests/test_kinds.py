@@ -365,7 +365,7 @@ def test_random_levels_of_every_kind_are_solved_and_checked(shape, wrap, size, w
 @pytest.mark.parametrize("shape, fill_all, lazy", [
     ("square", True, True), ("hex", True, False), ("square", False, False)])
 def test_lazy_touch_clauses_only_where_the_corner_rule_keeps_models_apart(shape, fill_all, lazy):
-    puzzle, paths = random_level(Board(6, 6, shape), random.Random(3))
+    puzzle, _ = random_level(Board(6, 6, shape), random.Random(3))
     rules = Rules(fill_all=fill_all)
     formula = encode(puzzle, "edges-unique-lazy", rules)
     assert formula.lazy_touch is lazy
