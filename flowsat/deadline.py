@@ -8,15 +8,16 @@ Python code then is. A signal cannot stop C code, so the solver calls keep their
 (`solve_limited` + `interrupt`, CaDiCaL's budget slices); the timer only has to catch the
 Python around them. It rings a little after the deadline, so that a backend that notices the
 deadline itself reports its own stats, and again every RING_AGAIN_S, in case Python lost an
-exception raised where it cannot propagate (a garbage collector's callback); it never raises
-inside a `__del__` (where it would be lost, and could cut a solver's release in two). Code that must
-not be cut short (cleaning up after an outside program) runs `shielded()`: the timeout waits
-for its end. Outside the main thread, or where there is no `setitimer`, the block runs
+exception raised where it cannot propagate; it never raises inside a `__del__` or a garbage
+collector's callback (where it would be lost, and could cut a solver's release in two). Code
+that must not be cut short (cleaning up after an outside program) runs `shielded()`: the
+timeout waits for its end. Outside the main thread, or where there is no `setitimer`, the block runs
 without a timer (the backends' own checks still hold).
 """
 
 from __future__ import annotations
 
+import gc
 import signal
 import threading
 import time
@@ -48,9 +49,10 @@ def ring(signum: int, frame: FrameType | None) -> None:
 
 def in_finalizer(frame: FrameType | None, depth: int = 4) -> bool:
     """Whether the code the signal came to runs inside a `__del__` (a solver freed by the
-    collector, say), a few calls deep at most."""
+    collector, say) or a collector's callback, a few calls deep at most."""
+    callbacks = {getattr(c, "__code__", None) for c in gc.callbacks}
     while frame is not None and depth:
-        if frame.f_code.co_name == "__del__":
+        if frame.f_code.co_name == "__del__" or frame.f_code in callbacks:
             return True
         frame, depth = frame.f_back, depth - 1
     return False

@@ -561,6 +561,31 @@ def test_a_timeout_waits_for_a_finalizer_to_end():
     assert finished == [True]
 
 
+def test_a_timeout_waits_for_a_collector_callback_to_end():
+    import gc
+
+    from flowsat.deadline import Timeout, deadline
+
+    finished = []
+
+    def slow(phase, info):
+        if phase == "start" and not finished:
+            end = time.monotonic() + 0.4
+            while time.monotonic() < end:
+                pass
+            finished.append(True)
+
+    gc.callbacks.append(slow)
+    try:
+        with alarm(30), pytest.raises(Timeout), deadline(0.01):
+            gc.collect()  # the callback runs past the deadline
+            while True:
+                time.sleep(0.01)
+    finally:
+        gc.callbacks.remove(slow)
+    assert finished == [True]
+
+
 def test_a_uniqueness_proof_of_a_200x200_board_returns_soon_after_its_timeout():
     from flowsat.unique import check_unique
 
