@@ -70,10 +70,10 @@ def sat_configs(encodings: list[str], solvers: list[str], baselines: bool,
     for choice in deduce or []:
         if choice not in DEDUCE_CHOICES:
             raise UsageError(f"--deduce: {choice!r} is not one of {', '.join(DEDUCE_CHOICES)}")
+    names = [solver_name(s, timeout) for s in solvers]
     found = [config("sat", f"sat/{load_spec(e).name}/{s}" + (f"/deduce={d}" if d else ""),
                     encoding=e, solver=s, **({"deduce": d} if d else {}))
-             for e in encodings for s in (solver_name(s, timeout) for s in solvers)
-             for d in deduce or [None]]
+             for e in encodings for s in names for d in deduce or [None]]
     if baselines and importlib.util.find_spec("pycosat"):
         found.append(config("sat", f"sat/{load_spec(SAT_2016['encoding']).name}/pycosat",
                             **SAT_2016))

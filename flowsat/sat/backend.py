@@ -79,8 +79,8 @@ def encode(puzzle: Puzzle, spec: Spec | str, rules: Rules = DEFAULT_RULES) -> En
     cell_family = cells.FAMILIES[spec.cells](enc)
     # lazy no-self-touch clauses count on the corner rule to keep models from touching; where
     # it is never written (hexagonal boards, cells that may stay empty) they come up front
-    lazy_touch = (spec.touch == "lazy" and not rules.self_touch and rules.fill_all
-                  and puzzle.board.shape == "square")
+    lazy_touch = (spec.touch == "lazy" and not rules.self_touch
+                  and board_rules.corners_written(enc))
     link_family = links.FAMILIES[spec.links](enc, cell_family, rules,
                                              **({"lazy_touch": True} if lazy_touch else {}))
     if spec.deduce:

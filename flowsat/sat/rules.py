@@ -105,7 +105,7 @@ def corner_rules(enc: Encoder, links, active: int) -> list[list[int]]:
     proof says. Where they lead into a bridge, q may turn that way through the bridge's pass,
     which `corner` cannot say: no rule there (forbidding the corner would rule out solutions).
     Warps change nothing in it: they only give border cells neighbors."""
-    if not enc.toward or not enc.rules.fill_all:
+    if not corners_written(enc):
         return []
     dot, clauses = enc.dots, []
     for glyph in CORNERS:
@@ -123,6 +123,12 @@ def corner_rules(enc: Encoder, links, active: int) -> list[list[int]]:
         for y in there[q[has[q]]].T:
             clauses += np.column_stack((turn[has[q]], y)).tolist()
     return clauses
+
+
+def corners_written(enc: Encoder) -> bool:
+    """Whether the board and rules give the corner rule corners to write: a square grid's
+    four directions, every cell covered."""
+    return bool(enc.toward) and enc.rules.fill_all
 
 
 @lru_cache(maxsize=64)  # 4 corners of graph()'s boards
