@@ -63,6 +63,12 @@ class Encoding:
         self.cells.differ(pairs)
         return self.enc.clauses[start:]
 
+    def complete_codes(self) -> list[list[int]]:
+        """The clauses that make short color codes whole, made now (none: whole already)."""
+        start = len(self.enc.clauses)
+        getattr(self.cells, "complete", lambda: None)()
+        return self.enc.clauses[start:]
+
     def state_lazy_touch(self) -> list[list[int]]:
         """The no-self-touch clauses not stated yet, all at once, made now (none when the
         touch family is eager); from then on the formula is complete for the rule."""
@@ -76,13 +82,18 @@ def encode(puzzle: Puzzle, spec: Spec | str, rules: Rules = DEFAULT_RULES) -> En
     """The CNF of a puzzle under a named encoding (or a spec)."""
     spec = load_spec(spec) if isinstance(spec, str) else spec
     enc = Encoder(puzzle, spec.card, rules)
-    cell_family = cells.FAMILIES[spec.cells](enc)
     # lazy no-self-touch clauses count on the corner rule to keep models from touching; where
-    # it is never written (hexagonal boards, cells that may stay empty) they come up front
+    # it is never written (hexagonal boards, cells that may stay empty) they come up front,
+    # and with them whole color codes
     lazy_touch = (spec.touch == "lazy" and not rules.self_touch
                   and board_rules.corners_written(enc))
+    codes = "free" if spec.codes == "short" and not lazy_touch else spec.codes
+    cell_family = cells.FAMILIES[spec.cells](enc, **({"codes": codes} if codes != "bounded"
+                                                     else {}))
     link_family = links.FAMILIES[spec.links](enc, cell_family, rules,
-                                             **({"lazy_touch": True} if lazy_touch else {}))
+                                             **({"lazy_touch": True} if lazy_touch else {}),
+                                             **({"degree": spec.degree} if spec.degree
+                                                != "direct" else {}))
     if spec.deduce:
         enc.clauses += board_rules.deductions(enc, link_family, rules)
     if spec.cycles == "squares":
@@ -295,7 +306,15 @@ def next_solution(formula: Encoding, sat: Oracle | FromScratch, deadline: float 
             return answer, None, None
         t = time.perf_counter()
         model = sat.model()
-        paths, cycles = trace(formula.enc, formula.links.links(model))
+        try:
+            paths, cycles = trace(formula.enc, formula.links.links(model))
+        except BrokenModel:  # short color codes join two colors: their other bits, or a bug
+            if not (whole := formula.complete_codes()):
+                raise
+            for clause in whole:
+                sat.add(clause)
+            stats["codes_completed"] = True
+            continue
         touching = formula.links.touching(paths, model) if formula.lazy_touch else []
         stats["decode_s"] = stats.get("decode_s", 0.0) + time.perf_counter() - t
         if not cycles and not touching:

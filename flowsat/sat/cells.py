@@ -60,34 +60,74 @@ class Binary:
     Clauses touching a dot use its known code directly, so they need no auxiliary variables;
     'differ' between two empty cells uses one variable per bit meaning 'differ in this bit'.
     Every family is made with arrays, for all pairs at once.
+
+    `codes`: "bounded" (the above), "free" (no clause against unused codes: a cell on a path
+    from a dot has the dot's code, and the cells off the paths form cycles, which are cut), or
+    "short": at first only the low bits of each color's code (`short_codes`: colors that
+    share them have dots far apart), so a model may join two dots of different colors;
+    `complete()` then adds the other bits (and `differ` does, first: it needs whole codes).
     """
 
     name = "binary"
 
-    def __init__(self, enc: Encoder):
+    def __init__(self, enc: Encoder, codes: str = "bounded"):
         self.enc = enc
-        self.nbits = nbits = max(1, (len(enc.colors) - 1).bit_length())
-        first = enc.top + 1
-        enc.new_vars("bit", Keys(enc.size * nbits, lambda t: (enc.cell(t // nbits), t % nbits)))
-        self.bits = np.arange(first, first + enc.size * nbits, dtype=np.int64).reshape(-1, nbits)
+        ncolors = len(enc.colors)
+        self.full = max(1, (ncolors - 1).bit_length())
+        self.nbits = nbits = min(self.full, max(SHORT_BITS, self.full - 2)) if (
+            codes == "short") else self.full
+        self.codes = short_codes(enc, nbits) if nbits < self.full else np.arange(ncolors)
+        self.full = max(self.full, int(self.codes.max(initial=0)).bit_length())
+        self.bits = self.new_bits(nbits)
         dots = enc.dots
         # +1 where a dot's code has a 1 in that bit, -1 where a 0: its literals are sign * bit
-        self.sign = np.where(dots[:, None] >> np.arange(nbits) & 1, 1, -1) * (dots[:, None] >= 0)
+        code = self.codes[dots] * (dots >= 0)
+        self.sign = np.where(code[:, None] >> np.arange(self.full) & 1, 1, -1) * (
+            dots[:, None] >= 0)
         self.diff_keys = np.zeros(0, dtype=np.int64)  # sorted keys i * size + j of pairs
         self.diff_first = np.zeros(0, dtype=np.int64)  # and the first of their nbits variables
         self.equals: dict[tuple[int, int], int] = {}
-        have = np.flatnonzero(dots >= 0)
-        enc.add_rows((self.bits[have] * self.sign[have]).reshape(-1, 1))
+        self.joined: list[Arrays] = []  # the pairs `same` stated, while codes are short
+        self.dot_units(0)
+        if codes != "bounded":
+            return
         free = np.zeros(enc.size, dtype=bool)
         free[enc.nodes] = True
         free &= dots < 0
-        for clause in at_most_code(list(range(1, nbits + 1)), len(enc.colors) - 1):
+        for clause in at_most_code(list(range(1, nbits + 1)), ncolors - 1):
             columns = np.array([abs(x) - 1 for x in clause])
             signs = np.array([1 if x > 0 else -1 for x in clause])
             enc.add_rows(self.bits[free][:, columns] * signs)
 
+    def new_bits(self, n: int) -> np.ndarray:
+        """n fresh bit variables per node (bits `nbits - n` on), as a (size, n) array."""
+        enc, low = self.enc, self.nbits - n
+        first = enc.top + 1
+        enc.new_vars("bit", Keys(enc.size * n, lambda t: (enc.cell(t // n), low + t % n)))
+        return np.arange(first, first + enc.size * n, dtype=np.int64).reshape(-1, n)
+
+    def dot_units(self, low: int) -> None:
+        """Each dot's code from bit `low` on, as units."""
+        have = np.flatnonzero(self.enc.dots >= 0)
+        self.enc.add_rows((self.bits[have, low:] * self.sign[have, low:self.nbits])
+                          .reshape(-1, 1))
+
+    def complete(self) -> None:
+        """Short codes made whole: the other bits, and their clauses for every pair stated
+        so far (nothing when codes are whole already)."""
+        low = self.nbits
+        if low == self.full:
+            return
+        self.nbits = self.full
+        self.bits = np.hstack((self.bits, self.new_bits(self.full - low)))
+        self.dot_units(low)
+        for pairs in self.joined:
+            self.equal(pairs, low)
+        self.joined = []
+
     def code(self, i: int, k: int) -> list[int]:
         """The literals that say cell i holds color k."""
+        k = int(self.codes[k])
         return [b if k >> t & 1 else -b for t, b in enumerate(self.bits[i].tolist())]
 
     def split(self, pairs: Pairs) -> tuple[Arrays, Arrays, Arrays]:
@@ -102,23 +142,31 @@ class Binary:
                 (i[di & dj], j[di & dj], lit[di & dj]))
 
     def same(self, pairs: Pairs) -> None:
-        (i, j, lit), (d, c, dlit), (bi, bj, blit) = self.split(pairs)
-        bits, dot, enc = self.bits, self.enc.dots, self.enc
+        (bi, bj, blit) = self.equal(pairs, 0)
+        self.enc.add_rows(-blit[self.enc.dots[bi] != self.enc.dots[bj], None])
+        if self.nbits < self.full:
+            self.joined.append(as_arrays(pairs))
+
+    def equal(self, pairs: Pairs, low: int) -> Arrays:
+        """`same` for the bits from `low` on, but between two dots: those pairs returned."""
+        (i, j, lit), (d, c, dlit), both = self.split(pairs)
+        bits, enc = self.bits[:, low:], self.enc
         a, b = bits[i], bits[j]
         off = np.broadcast_to(-lit[:, None], a.shape)
         enc.add_rows(np.stack((off, -a, b), 2).reshape(-1, 3),  # a pair's bits one by one
                      np.stack((off, a, -b), 2).reshape(-1, 3))
-        code = bits[c] * self.sign[d]  # the literals that say cell c has dot d's color
-        enc.add_rows(np.stack((np.repeat(-dlit[:, None], self.nbits, 1), code), 2)
+        code = bits[c] * self.sign[d, low:self.nbits]  # cell c has dot d's color
+        enc.add_rows(np.stack((np.repeat(-dlit[:, None], bits.shape[1], 1), code), 2)
                      .reshape(-1, 2))
-        enc.add_rows(-blit[dot[bi] != dot[bj], None])
+        return both
 
     def differ(self, pairs: Pairs) -> None:
+        self.complete()
         (i, j, lit), (d, c, dlit), (bi, bj, blit) = self.split(pairs)
         enc, dot = self.enc, self.enc.dots
         first = self.make_diffs(np.minimum(i, j), np.maximum(i, j))
         enc.add_rows(np.column_stack((-lit, first[:, None] + np.arange(self.nbits))))
-        enc.add_rows(np.column_stack((-dlit, -(self.bits[c] * self.sign[d]))))
+        enc.add_rows(np.column_stack((-dlit, -(self.bits[c] * self.sign[d, :self.nbits]))))
         enc.add_rows(-blit[dot[bi] == dot[bj], None])
 
     def make_diffs(self, i: np.ndarray, j: np.ndarray) -> np.ndarray:
@@ -145,6 +193,7 @@ class Binary:
 
     def is_color(self, i: int, k: int) -> int:
         """A variable defined as 'cell i has color k' (made once per cell and color)."""
+        self.complete()
         if (i, k) not in self.equals:
             enc, lits = self.enc, self.code(i, k)
             y = enc.new_var("is", (enc.cell(i), enc.colors[k]))
@@ -152,6 +201,29 @@ class Binary:
             enc.clauses.append([y] + [-x for x in lits])
             self.equals[i, k] = y
         return self.equals[i, k]
+
+
+SHORT_BITS = 3  # short codes: at least this many bits (8 codes) at first, at most 2 fewer
+
+
+def short_codes(enc: Encoder, nbits: int) -> np.ndarray:
+    """Each color's code: the low `nbits` bits (a group) given to colors in turn, each to the
+    group whose dots are farthest from its own (Manhattan distance), no group taking more
+    colors than the other bits number; those bits number the colors of a group."""
+    ncolors = len(enc.colors)
+    groups, room = 1 << nbits, 1 << (max(1, (ncolors - 1).bit_length()) - nbits)
+    at = np.array([[*ends[0], *ends[-1]] for ends in enc.puzzle.dots.values()],
+                  dtype=np.int64).reshape(-1, 2, 2)  # each color's two dots (row, column)
+    far = np.abs(at[:, None, :, None] - at[None, :, None, :]).sum(-1).min((2, 3))
+    codes, count = np.zeros(ncolors, dtype=np.int64), np.zeros(groups, dtype=np.int64)
+    for k in range(ncolors):
+        near = np.full(groups, np.iinfo(np.int64).max)
+        np.minimum.at(near, codes[:k] & groups - 1, far[k, :k])
+        near[count >= room] = -1
+        group = int(np.argmax(near))
+        codes[k] = group | int(count[group]) << nbits
+        count[group] += 1
+    return codes
 
 
 def as_list(pairs: Pairs) -> list[tuple[int, int, int]] | list[list[int]]:

@@ -9,8 +9,8 @@ says i and j are linked) and `corner(i, glyph)` (literals whose AND says cell i 
 
 from __future__ import annotations
 
-from functools import cached_property
-from itertools import combinations
+from functools import cache, cached_property
+from itertools import combinations, product
 
 import numpy as np
 
@@ -18,7 +18,9 @@ from flowsat.puzzle.model import Paths
 from flowsat.puzzle.rules import Rules
 from flowsat.result import UsageError
 from flowsat.sat import card
+from flowsat.sat.bulk import WAYS
 from flowsat.sat.cells import at_most_code
+from flowsat.sat.deduce import PAIRS, corners_hold, pair_masks
 from flowsat.sat.encoder import DOWN, LEFT, RIGHT, UP, Encoder, Keys
 
 # The 2016 direction types of a non-dot cell, each linking it to two neighbors.
@@ -164,8 +166,10 @@ class Edges:
 
     name = "edges"
 
-    def __init__(self, enc: Encoder, cells, rules: Rules, lazy_touch: bool = False):
+    def __init__(self, enc: Encoder, cells, rules: Rules, lazy_touch: bool = False,
+                 degree: str = "direct"):
         self.enc, self.fill_all = enc, rules.fill_all
+        self.turns = degree == "turns" and corners_hold(enc.board, rules)
         edges = enc.edges
         self.vars = enc.new_vars("edge", Keys(len(edges), lambda t: (enc.cell(edges[t][0]),
                                                                       enc.cell(edges[t][1]))))
@@ -203,8 +207,10 @@ class Edges:
         matrix = np.append(self.var_array, 0)[enc.graph.incident_rows]
         count, on = enc.graph.degree, enc.graph.on_array
         need = np.where(enc.dots >= 0, 1, 2)
+        if self.turns:
+            self.turn_degrees(on & (need == 2))
         for n in np.flatnonzero(np.bincount(count[on])):  # the degrees there are
-            for k in (1, 2):
+            for k in (1,) if self.turns else (1, 2):
                 rows = np.flatnonzero(on & (count == n) & (need == k))
                 if not len(rows):
                     continue
@@ -213,6 +219,19 @@ class Edges:
                     continue
                 for i in rows:  # too few edges (an empty clause), or a pysat.card method
                     enc.exactly(matrix[i, :n].tolist(), k)
+
+    def turn_degrees(self, free: np.ndarray) -> None:
+        """The corner rule's `degree = "turns"`: each cell without a dot takes one pair of
+        its links that the rule leaves it (straight, or a turn whose inside diagonal meets a
+        dot: `deduce.pair_masks`), stated by every prime implicate of that choice; cells
+        are grouped by the links they have and the pairs left to them."""
+        ways = np.stack([self.toward_vars[d] for d in WAYS], axis=1)  # 0: no link that way
+        present = (ways != 0) @ (1 << np.arange(len(WAYS)))
+        key = present << len(PAIRS) | pair_masks(self.enc)
+        for k in np.unique(key[free]).tolist():
+            rows = ways[free & (key == k)]
+            for columns, signs in turn_clauses(k >> len(PAIRS), k & (1 << len(PAIRS)) - 1):
+                self.enc.add_rows((rows[:, columns] * signs).reshape(-1, columns.shape[1]))
 
     def none_or_two(self, lits: list[int]) -> None:
         """Cells may stay empty: no linked edge or two, never one."""
@@ -310,6 +329,29 @@ class Edges:
             return leave
         return leave + [-e for i in cycle for n in nbrs[i]
                         if n in inside and i < n and true(model, e := self.edge(i, n))]
+
+
+@cache
+def turn_clauses(present: int, pairs: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The prime implicates of 'of the links present (bits of WAYS), exactly one pair of
+    PAIRS allowed in `pairs` is linked', as (columns, signs) of a cell's WAYS row, one array
+    pair per clause length (a cell without an allowed pair: the empty clause)."""
+    there = [w for w in range(len(WAYS)) if present >> w & 1]
+    models = [{a, b} for k, (a, b) in enumerate(PAIRS)
+              if pairs >> k & 1 and present >> a & 1 and present >> b & 1]
+    primes: list[tuple[tuple[int, int], ...]] = []
+    for signs in product((0, 1, -1), repeat=len(there)):  # each way: absent, +, -
+        clause = tuple((w, s) for w, s in zip(there, signs, strict=True) if s)
+        if all(any((w in m) == (s > 0) for w, s in clause) for m in models) and not any(
+                set(p) <= set(clause) for p in primes):
+            primes.append(clause)  # shorter clauses come first: only minimal ones kept
+    primes.sort(key=len)
+    primes = [c for c in primes if not any(set(p) < set(c) for p in primes)]
+    if not primes or primes == [()]:
+        return [(np.zeros((1, 0), dtype=np.intp), np.zeros((1, 0), dtype=np.int64))]
+    return [(np.array([[w for w, _ in c] for c in primes if len(c) == n], dtype=np.intp),
+             np.array([[s for _, s in c] for c in primes if len(c) == n], dtype=np.int64))
+            for n in sorted({len(c) for c in primes})]
 
 
 class EdgeColors(Edges):

@@ -10,6 +10,7 @@ import numpy as np
 
 from flowsat.puzzle.board import Board
 from flowsat.puzzle.rules import Rules
+from flowsat.sat.deduce import blind
 from flowsat.sat.encoder import DIRECTION, DOWN, RIGHT, Encoder, graph
 from flowsat.sat.links import CORNERS, TYPES
 
@@ -104,12 +105,19 @@ def corner_rules(enc: Encoder, links, active: int) -> list[list[int]]:
     or lead into a hole, q cannot turn that way and the rule forbids the corner at x, as the
     proof says. Where they lead into a bridge, q may turn that way through the bridge's pass,
     which `corner` cannot say: no rule there (forbidding the corner would rule out solutions).
-    Warps change nothing in it: they only give border cells neighbors."""
+    Warps change nothing in it: they only give border cells neighbors. Links whose degree
+    clauses already rule out the turns that the rule rules out (`degree = "turns"`) get no
+    clause for those turns."""
     if not corners_written(enc):
         return []
     dot, clauses = enc.dots, []
+    out = blind(enc) if getattr(links, "turns", False) else {}  # stated by the degrees
     for glyph in CORNERS:
         nodes, here = links.corners(glyph)
+        if out:
+            (r1, c1), (r2, c2) = TYPES[glyph]
+            seen = ~out[r1 + r2, c1 + c2][nodes]
+            nodes, here = nodes[seen], here[seen]
         there = np.zeros((enc.size, here.shape[1]), dtype=np.int64)
         has = np.zeros(enc.size, dtype=bool)
         there[nodes], has[nodes] = here, True  # the same turn at the inside cell

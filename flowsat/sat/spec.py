@@ -20,6 +20,8 @@ CHOICES = {
     "deduce": (False, True),
     "unique": (False, True),
     "touch": ("eager", "lazy"),
+    "degree": ("direct", "turns"),
+    "codes": ("bounded", "free", "short"),
 }
 
 
@@ -36,6 +38,8 @@ class Spec:
     deduce: bool = False  # units for the links the board forces
     unique: bool = False  # the uniqueness rule, with a fall-back to the complete encoding
     touch: str = "eager"  # no-self-touch clauses up front, or (lazy) where a model touches
+    degree: str = "direct"  # a cell's links: direct cardinality, or the corner rule's turns
+    codes: str = "bounded"  # binary colors: no code past the last color's; free; short
     notes: str = ""
 
     def problem(self) -> str | None:
@@ -46,6 +50,12 @@ class Spec:
             return "cycles = 'order' needs links = 'edges' or 'edgecolors'"
         if self.touch == "lazy" and self.links != "edges":
             return "touch = 'lazy' needs links = 'edges'"
+        if self.degree == "turns" and (self.links != "edges" or self.card != "pairwise"):
+            return "degree = 'turns' needs links = 'edges' and card = 'pairwise'"
+        if self.codes != "bounded" and (self.cells != "binary" or self.cycles != "lazy"):
+            return f"codes = '{self.codes}' needs cells = 'binary' and cycles = 'lazy'"
+        if self.codes == "short" and (self.links != "edges" or self.touch != "lazy"):
+            return "codes = 'short' needs links = 'edges' and touch = 'lazy'"
         return None
 
 
