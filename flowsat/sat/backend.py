@@ -311,8 +311,7 @@ def next_solution(formula: Encoding, sat: Oracle | FromScratch, deadline: float 
         except BrokenModel:  # short color codes join two colors: their other bits, or a bug
             if not (whole := formula.complete_codes()):
                 raise
-            for clause in whole:
-                sat.add(clause)
+            sat.extend(whole)
             stats["codes_completed"] = True
             continue
         touching = formula.links.touching(paths, model) if formula.lazy_touch else []

@@ -74,8 +74,7 @@ class Binary:
         self.enc = enc
         ncolors = len(enc.colors)
         self.full = max(1, (ncolors - 1).bit_length())
-        self.nbits = nbits = min(self.full, max(SHORT_BITS, self.full - 2)) if (
-            codes == "short") else self.full
+        self.nbits = nbits = short_bits(self.full) if codes == "short" else self.full
         self.codes = short_codes(enc, nbits) if nbits < self.full else np.arange(ncolors)
         self.full = max(self.full, int(self.codes.max(initial=0)).bit_length())
         self.bits = self.new_bits(nbits)
@@ -203,7 +202,12 @@ class Binary:
         return self.equals[i, k]
 
 
-SHORT_BITS = 3  # short codes: at least this many bits (8 codes) at first, at most 2 fewer
+SHORT_BITS, SHORT_LESS = 3, 2  # short codes: this many bits fewer, but at least so many
+
+
+def short_bits(full: int) -> int:
+    """The bits of a short code, for whole codes of `full` bits."""
+    return min(full, max(SHORT_BITS, full - SHORT_LESS))
 
 
 def short_codes(enc: Encoder, nbits: int) -> np.ndarray:

@@ -223,15 +223,37 @@ class Edges:
     def turn_degrees(self, free: np.ndarray) -> None:
         """The corner rule's `degree = "turns"`: each cell without a dot takes one pair of
         its links that the rule leaves it (straight, or a turn whose inside diagonal meets a
-        dot: `deduce.pair_masks`), stated by every prime implicate of that choice; cells
-        are grouped by the links they have and the pairs left to them."""
+        dot: `deduce.pair_masks`), stated by the clauses of `turn_clauses`; the cells are
+        grouped by the links they have and the pairs left to them, and each clause length
+        is gathered for all cells at once."""
         ways = np.stack([self.toward_vars[d] for d in WAYS], axis=1)  # 0: no link that way
         present = (ways != 0) @ (1 << np.arange(len(WAYS)))
-        key = present << len(PAIRS) | pair_masks(self.enc)
-        for k in np.unique(key[free]).tolist():
-            rows = ways[free & (key == k)]
-            for columns, signs in turn_clauses(k >> len(PAIRS), k & (1 << len(PAIRS)) - 1):
-                self.enc.add_rows((rows[:, columns] * signs).reshape(-1, columns.shape[1]))
+        key = (present << len(PAIRS) | self.pairs)[free]
+        kinds, kind = np.unique(key, return_inverse=True)
+        ways = ways[free]
+        tables = [turn_clauses(k >> len(PAIRS), k & (1 << len(PAIRS)) - 1)
+                  for k in kinds.tolist()]
+        for n in sorted({n for table in tables for n in table}):
+            columns, signs = (np.concatenate([t[n][i] if n in t else EMPTY[n][i]
+                                              for t in tables]) for i in (0, 1))
+            count = np.array([len(t[n][0]) if n in t else 0 for t in tables])
+            first = np.cumsum(count) - count  # each kind's first row of the tables
+            per_cell = count[kind]
+            cell = np.repeat(np.arange(len(kind)), per_cell)
+            row = np.repeat(first[kind] - (np.cumsum(per_cell) - per_cell), per_cell) + (
+                np.arange(len(cell)))
+            self.enc.add_rows(np.take_along_axis(ways[cell], columns[row], 1) * signs[row])
+
+    @cached_property
+    def pairs(self) -> np.ndarray:
+        """`deduce.pair_masks`: each cell's pairs of links (bits of PAIRS) the corner rule
+        leaves it."""
+        return pair_masks(self.enc)
+
+    def turns_left(self, glyph: str) -> np.ndarray:
+        """For each cell, whether the corner rule leaves it that turn (`pairs`)."""
+        k = PAIRS.index(tuple(sorted(WAYS.index(d) for d in TYPES[glyph])))
+        return (self.pairs >> k & 1).astype(bool)
 
     def none_or_two(self, lits: list[int]) -> None:
         """Cells may stay empty: no linked edge or two, never one."""
@@ -331,27 +353,64 @@ class Edges:
                         if n in inside and i < n and true(model, e := self.edge(i, n))]
 
 
+# Clauses over a cell's four links (WAYS order) as bit masks: (ways in it positive, ways in
+# it negative), each with the mask of the 16 link sets (bit w: way w linked) it allows.
+LITERALS = [(pos, neg) for pos in range(16) for neg in range(16) if not pos & neg]
+ALLOWS = [sum(1 << a for a in range(16) if a & pos or ~a & neg) for pos, neg in LITERALS]
+
+
 @cache
-def turn_clauses(present: int, pairs: int) -> list[tuple[np.ndarray, np.ndarray]]:
-    """The prime implicates of 'of the links present (bits of WAYS), exactly one pair of
-    PAIRS allowed in `pairs` is linked', as (columns, signs) of a cell's WAYS row, one array
-    pair per clause length (a cell without an allowed pair: the empty clause)."""
-    there = [w for w in range(len(WAYS)) if present >> w & 1]
-    models = [{a, b} for k, (a, b) in enumerate(PAIRS)
-              if pairs >> k & 1 and present >> a & 1 and present >> b & 1]
-    primes: list[tuple[tuple[int, int], ...]] = []
-    for signs in product((0, 1, -1), repeat=len(there)):  # each way: absent, +, -
-        clause = tuple((w, s) for w, s in zip(there, signs, strict=True) if s)
-        if all(any((w in m) == (s > 0) for w, s in clause) for m in models) and not any(
-                set(p) <= set(clause) for p in primes):
-            primes.append(clause)  # shorter clauses come first: only minimal ones kept
-    primes.sort(key=len)
-    primes = [c for c in primes if not any(set(p) < set(c) for p in primes)]
-    if not primes or primes == [()]:
-        return [(np.zeros((1, 0), dtype=np.intp), np.zeros((1, 0), dtype=np.int64))]
-    return [(np.array([[w for w, _ in c] for c in primes if len(c) == n], dtype=np.intp),
-             np.array([[s for _, s in c] for c in primes if len(c) == n], dtype=np.int64))
-            for n in sorted({len(c) for c in primes})]
+def turn_clauses(present: int, pairs: int) -> dict[int, tuple[np.ndarray, np.ndarray]]:
+    """Clauses for 'of the links present (bits of WAYS), exactly one pair of PAIRS allowed
+    in `pairs` is linked', as (columns, signs) of a cell's WAYS row by clause length (a cell
+    without an allowed pair: the empty clause): its prime implicates, less each (longest
+    first) that unit propagation of those left makes, so that unit propagation reaches all
+    that the prime implicates would."""
+    models = sum(1 << (1 << a | 1 << b) for k, (a, b) in enumerate(PAIRS)
+                 if pairs >> k & 1 and present >> a & 1 and present >> b & 1)
+    valid = sorted(((pos, neg) for (pos, neg), allows in zip(LITERALS, ALLOWS, strict=True)
+                    if not (pos | neg) & ~present and models & ~allows == 0),
+                   key=lambda c: (c[0] | c[1]).bit_count())
+    primes = [(pos, neg) for pos, neg in valid  # no valid clause inside it
+              if not any((p, n) != (pos, neg) and p & ~pos == 0 and n & ~neg == 0
+                         for p, n in valid)]
+    kept = list(primes)
+    for pos, neg in reversed(primes):  # longest first: out if the others propagate it
+        others = [c for c in kept if c != (pos, neg)]
+        lits = [(1 << w, 0) for w in range(4) if pos >> w & 1] + [
+            (0, 1 << w) for w in range(4) if neg >> w & 1]
+        if lits and all(propagates(others, neg & ~n, pos & ~p, (p, n)) for p, n in lits):
+            kept = others
+    rows = [[(w, 1) for w in range(4) if pos >> w & 1] + [(w, -1) for w in range(4)
+                                                          if neg >> w & 1]
+            for pos, neg in kept]
+    return {n: tuple(np.array([[x[i] for x in c] for c in rows if len(c) == n],
+                              dtype=dtype).reshape(sum(len(c) == n for c in rows), n)
+                     for i, dtype in ((0, np.intp), (1, np.int64)))
+            for n in sorted({len(c) for c in rows})}
+
+
+EMPTY = {n: (np.zeros((0, n), dtype=np.intp), np.zeros((0, n), dtype=np.int64))
+         for n in range(len(WAYS) + 1)}
+
+
+def propagates(clauses: list[tuple[int, int]], true: int, false: int,
+               goal: tuple[int, int]) -> bool:
+    """Whether unit propagation of the clauses (bit masks, as in LITERALS) from the ways
+    set true and false reaches the goal literal (a one-bit (pos, neg)) or a conflict."""
+    changed = True
+    while changed:
+        changed = False
+        for pos, neg in clauses:
+            if pos & true or neg & false:
+                continue
+            open_pos, open_neg = pos & ~false, neg & ~true
+            if not open_pos | open_neg:
+                return True
+            if (open_pos | open_neg).bit_count() == 1:
+                true, false = true | open_pos, false | open_neg
+                changed = True
+    return bool(goal[0] & true or goal[1] & false)
 
 
 class EdgeColors(Edges):

@@ -10,7 +10,6 @@ import numpy as np
 
 from flowsat.puzzle.board import Board
 from flowsat.puzzle.rules import Rules
-from flowsat.sat.deduce import blind
 from flowsat.sat.encoder import DIRECTION, DOWN, RIGHT, Encoder, graph
 from flowsat.sat.links import CORNERS, TYPES
 
@@ -111,13 +110,11 @@ def corner_rules(enc: Encoder, links, active: int) -> list[list[int]]:
     if not corners_written(enc):
         return []
     dot, clauses = enc.dots, []
-    out = blind(enc) if getattr(links, "turns", False) else {}  # stated by the degrees
     for glyph in CORNERS:
         nodes, here = links.corners(glyph)
-        if out:
-            (r1, c1), (r2, c2) = TYPES[glyph]
-            seen = ~out[r1 + r2, c1 + c2][nodes]
-            nodes, here = nodes[seen], here[seen]
+        if getattr(links, "turns", False):  # the turns ruled out are stated by the degrees
+            left = links.turns_left(glyph)[nodes]
+            nodes, here = nodes[left], here[left]
         there = np.zeros((enc.size, here.shape[1]), dtype=np.int64)
         has = np.zeros(enc.size, dtype=bool)
         there[nodes], has[nodes] = here, True  # the same turn at the inside cell

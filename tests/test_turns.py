@@ -1,0 +1,161 @@
+"""edges-turns: the corner rule's turns in the degree clauses, free and short color codes."""
+
+from __future__ import annotations
+
+import random
+from itertools import product
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from flowsat.checker import problems
+from flowsat.generate.filling import puzzle_of, random_filling
+from flowsat.puzzle import Puzzle
+from flowsat.puzzle.rules import Rules
+from flowsat.sat import cells
+from flowsat.sat.backend import encode, search
+from flowsat.sat.bulk import WAYS
+from flowsat.sat.deduce import PAIRS
+from flowsat.sat.links import propagates, turn_clauses
+from flowsat.sat.spec import load_spec
+from flowsat.solve import solve
+from flowsat.result import UsageError
+
+
+def clauses_of(present: int, pairs: int) -> list[list[tuple[int, int]]]:
+    return [list(zip(c, s, strict=True))
+            for columns, signs in turn_clauses(present, pairs).values()
+            for c, s in zip(columns.tolist(), signs.tolist(), strict=True)]
+
+
+def masks(clause: list[tuple[int, int]]) -> tuple[int, int]:
+    """A clause of (way, sign) literals as bit masks (positive ways, negative ways)."""
+    return tuple(sum(1 << w for w, s in clause if s == sign) for sign in (1, -1))
+
+
+def allowed(present: int, pairs: int, linked: set[int]) -> bool:
+    return any(pairs >> k & 1 and present >> a & 1 and present >> b & 1 and linked == {a, b}
+               for k, (a, b) in enumerate(PAIRS))
+
+
+@pytest.mark.parametrize("present", range(16))
+def test_turn_clauses_hold_exactly_for_an_allowed_pair(present):
+    ways = [w for w in range(len(WAYS)) if present >> w & 1]
+    for pairs in range(1 << len(PAIRS)):
+        found = clauses_of(present, pairs)
+        for values in product((False, True), repeat=len(ways)):
+            linked = {w for w, v in zip(ways, values, strict=True) if v}
+            holds = all(any((w in linked) == (s > 0) for w, s in c) for c in found)
+            assert holds == allowed(present, pairs, linked), (present, pairs, linked)
+
+
+def test_turn_clauses_propagate_every_prime_implicate():
+    """Wherever all literals of a clause the choice implies but one are false, unit
+    propagation of the clauses kept finds the last one (or a conflict)."""
+    for present, pairs in product(range(16), range(1 << len(PAIRS))):
+        kept = clauses_of(present, pairs)
+        ways = [w for w in range(len(WAYS)) if present >> w & 1]
+        for signs in product((0, 1, -1), repeat=len(ways)):
+            clause = [(w, s) for w, s in zip(ways, signs, strict=True) if s]
+            implied = all(any((w in linked) == (s > 0) for w, s in clause)
+                          for values in product((False, True), repeat=len(ways))
+                          if allowed(present, pairs,
+                                     linked := {w for w, v in zip(ways, values,
+                                                                  strict=True) if v}))
+            if implied and clause:
+                for lit in clause:
+                    rest = [(w, s) for w, s in clause if (w, s) != lit]
+                    true, false = (sum(1 << w for w, s in rest if s == sign) for sign in (-1, 1))
+                    goal = masks([lit])
+                    assert propagates(list(map(masks, kept)), true, false, goal), (
+                        present, pairs, clause, lit)
+
+
+def test_a_straight_cell_takes_two_literal_clauses_only():
+    # up-down or left-right only: twelve prime implicates (left = right, up = down, ...),
+    # of which unit propagation needs five; the direct 'exactly two' takes eight of three
+    assert sorted(map(len, clauses_of(0b1111, 0b000011))) == [2] * 5
+
+
+def test_turns_state_fewer_clauses_and_find_the_same_answer():
+    puzzle = Puzzle(("A....B", "......", "..C...", "...C..", "......", "B....A"))
+    old, new = encode(puzzle, "edges-unique-lazy"), encode(puzzle, "edges-turns")
+    assert new.links.turns and not old.links.turns
+    assert len(new.clauses) < len(old.clauses)
+    assert solve(puzzle, encoding="edges-turns").status == solve(
+        puzzle, encoding="edges-unique-lazy").status
+
+
+@pytest.mark.parametrize("rows, rules", [
+    (("A.B", "...", "B.A"), Rules(self_touch=True)),  # no corner rule: touch allowed
+    (("A.B", "...", "B.A"), Rules(fill_all=False)),  # cells may stay empty
+])
+def test_turns_and_short_codes_only_where_the_corner_rule_holds(rows, rules):
+    formula = encode(Puzzle(rows), "edges-turns", rules)
+    assert not formula.links.turns
+    assert formula.cells.nbits == formula.cells.full  # whole codes from the start
+
+
+def test_spec_refuses_short_codes_without_lazy_touch():
+    with pytest.raises(UsageError, match="codes = 'short'"):
+        load_spec("edges-turns+touch=eager")
+    with pytest.raises(UsageError, match="degree = 'turns'"):
+        load_spec("edges-turns+card=ladder")
+
+
+many_colors = st.tuples(st.integers(5, 9), st.integers(5, 9), st.integers(0, 2**32))
+
+
+def many_colored(board: tuple[int, int, int]) -> tuple[Puzzle, dict]:
+    height, width, seed = board
+    filling = random_filling(height, width, random.Random(seed), 2.5)
+    return puzzle_of(filling, height, width), filling
+
+
+@settings(max_examples=25, deadline=None)
+@given(many_colors)
+def test_short_codes_solve_boards_of_many_colors(board):
+    puzzle, filling = many_colored(board)
+    formula = encode(puzzle, "edges-turns")
+    if len(puzzle.colors) > 8:  # whole codes of 4 bits or more: 3 bits at first
+        assert formula.cells.nbits == 3 < formula.cells.full
+    result = solve(puzzle, encoding="edges-turns")
+    assert result.status == "solved"
+    assert problems(puzzle, result.paths, Rules()) == []
+
+
+@settings(max_examples=25, deadline=None)
+@given(many_colors, st.data())
+def test_short_codes_agree_with_whole_codes_when_two_dots_swap(board, data):
+    puzzle, _ = many_colored(board)
+    rows = [list(row) for row in puzzle.rows]
+    dots = [(r, c) for r, row in enumerate(rows) for c, x in enumerate(row) if x != "."]
+    (r1, c1), (r2, c2) = data.draw(st.permutations(dots))[:2]
+    rows[r1][c1], rows[r2][c2] = rows[r2][c2], rows[r1][c1]
+    swapped = Puzzle(tuple("".join(row) for row in rows))
+    assert solve(swapped, encoding="edges-turns").status == solve(
+        swapped, encoding="edges-unique-lazy").status
+
+
+def test_one_bit_codes_are_completed_when_a_model_joins_two_colors(monkeypatch):
+    """With codes of one bit at first, models join colors of one code; each time the other
+    bits come, and the answer is right."""
+    monkeypatch.setattr(cells, "SHORT_BITS", 1)
+    monkeypatch.setattr(cells, "SHORT_LESS", 8)
+    completed = 0
+    for seed in range(12):
+        puzzle, _ = many_colored((7, 7, seed))
+        result, _ = search(puzzle, 1, encoding="edges-turns")
+        assert result.status == "solved"
+        assert problems(puzzle, result.paths, Rules()) == []
+        completed += bool(result.stats.get("codes_completed"))
+    assert completed > 0
+
+
+def test_short_codes_spread_colors_of_one_code_apart():
+    # four colors in two corners each; two groups: the colors of one corner differ
+    puzzle = Puzzle(("AB....CD", "BA....DC"))
+    codes = cells.short_codes(encode(puzzle, "edges-binary").enc, 1)
+    assert sorted(codes.tolist()) == [0, 1, 2, 3]  # whole codes differ
+    assert codes[0] & 1 != codes[1] & 1 and codes[2] & 1 != codes[3] & 1
