@@ -24,9 +24,9 @@ from flowsat.result import UsageError
 
 
 def clauses_of(present: int, pairs: int) -> list[list[tuple[int, int]]]:
-    return [list(zip(c, s, strict=True))
-            for columns, signs in turn_clauses(present, pairs).values()
-            for c, s in zip(columns.tolist(), signs.tolist(), strict=True)]
+    columns, signs, lengths = turn_clauses(present, pairs)
+    return [list(zip(c[:n], s[:n], strict=True)) for c, s, n in zip(
+        columns.tolist(), signs.tolist(), lengths.tolist(), strict=True)]
 
 
 def masks(clause: list[tuple[int, int]]) -> tuple[int, int]:
@@ -118,8 +118,8 @@ def many_colored(board: tuple[int, int, int]) -> tuple[Puzzle, dict]:
 def test_short_codes_solve_boards_of_many_colors(board):
     puzzle, filling = many_colored(board)
     formula = encode(puzzle, "edges-turns")
-    if len(puzzle.colors) > 8:  # whole codes of 4 bits or more: 3 bits at first
-        assert formula.cells.nbits == 3 < formula.cells.full
+    if len(puzzle.colors) > 8:  # whole codes of 4 bits or more: short ones at first
+        assert formula.cells.nbits == cells.short_bits(formula.cells.full) < formula.cells.full
     result = solve(puzzle, encoding="edges-turns")
     assert result.status == "solved"
     assert problems(puzzle, result.paths, Rules()) == []

@@ -218,16 +218,16 @@ def short_codes(enc: Encoder, nbits: int) -> np.ndarray:
     groups, room = 1 << nbits, 1 << (max(1, (ncolors - 1).bit_length()) - nbits)
     at = np.array([[*ends[0], *ends[-1]] for ends in enc.puzzle.dots.values()],
                   dtype=np.int64).reshape(-1, 2, 2)  # each color's two dots (row, column)
-    far = np.abs(at[:, None, :, None] - at[None, :, None, :]).sum(-1).min((2, 3))
-    codes, count = np.zeros(ncolors, dtype=np.int64), np.zeros(groups, dtype=np.int64)
-    for k in range(ncolors):
-        near = np.full(groups, np.iinfo(np.int64).max)
-        np.minimum.at(near, codes[:k] & groups - 1, far[k, :k])
-        near[count >= room] = -1
-        group = int(np.argmax(near))
-        codes[k] = group | int(count[group]) << nbits
+    far = np.abs(at[:, None, :, None] - at[None, :, None, :]).sum(-1).min((2, 3)).tolist()
+    codes, count = [], [0] * groups
+    for k in range(ncolors):  # (a few dozen colors: lists beat arrays here)
+        near = [enc.size] * groups
+        for j, code in enumerate(codes):
+            near[code & groups - 1] = min(near[code & groups - 1], far[k][j])
+        group = max(range(groups), key=lambda g: near[g] if count[g] < room else -1)
+        codes.append(group | count[group] << nbits)
         count[group] += 1
-    return codes
+    return np.array(codes, dtype=np.int64)
 
 
 def as_list(pairs: Pairs) -> list[tuple[int, int, int]] | list[list[int]]:

@@ -190,6 +190,13 @@ class Graph:
         return self.passes[1] if self.passes else self.board.neighbors
 
     @cached_property
+    def way_rows(self) -> tuple[np.ndarray, np.ndarray]:
+        """`toward_edge` of the ways in `bulk.WAYS` order as the columns of one (size, 4)
+        array (-1: none), and each node's ways that have an edge as bits of a number."""
+        rows = np.stack([self.toward_edge[d] for d in (UP, DOWN, LEFT, RIGHT)], axis=1)
+        return rows, (rows >= 0) @ (1 << np.arange(rows.shape[1]))
+
+    @cached_property
     def toward(self) -> dict[tuple[int, int], Sequence[int | None]]:
         """The neighbor each way, or None (square boards)."""
         if self.passes:

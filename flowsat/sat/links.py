@@ -226,23 +226,21 @@ class Edges:
         dot: `deduce.pair_masks`), stated by the clauses of `turn_clauses`; the cells are
         grouped by the links they have and the pairs left to them, and each clause length
         is gathered for all cells at once."""
-        ways = np.stack([self.toward_vars[d] for d in WAYS], axis=1)  # 0: no link that way
-        present = (ways != 0) @ (1 << np.arange(len(WAYS)))
-        key = (present << len(PAIRS) | self.pairs)[free]
-        kinds, kind = np.unique(key, return_inverse=True)
-        ways = ways[free]
+        rows, present = self.enc.graph.way_rows
+        ways = np.append(self.var_array, 0)[rows]  # 0: no link that way
+        kinds, kind = np.unique((present << len(PAIRS) | self.pairs)[free], return_inverse=True)
         tables = [turn_clauses(k >> len(PAIRS), k & (1 << len(PAIRS)) - 1)
                   for k in kinds.tolist()]
-        for n in sorted({n for table in tables for n in table}):
-            columns, signs = (np.concatenate([t[n][i] if n in t else EMPTY[n][i]
-                                              for t in tables]) for i in (0, 1))
-            count = np.array([len(t[n][0]) if n in t else 0 for t in tables])
-            first = np.cumsum(count) - count  # each kind's first row of the tables
-            per_cell = count[kind]
-            cell = np.repeat(np.arange(len(kind)), per_cell)
-            row = np.repeat(first[kind] - (np.cumsum(per_cell) - per_cell), per_cell) + (
-                np.arange(len(cell)))
-            self.enc.add_rows(np.take_along_axis(ways[cell], columns[row], 1) * signs[row])
+        columns, signs, lengths = (np.concatenate([t[i] for t in tables]) for i in range(3))
+        count = np.array([len(t[2]) for t in tables])
+        per_cell = count[kind]
+        cell = np.repeat(np.flatnonzero(free), per_cell)
+        row = np.repeat((np.cumsum(count) - count)[kind] - (np.cumsum(per_cell) - per_cell),
+                        per_cell) + np.arange(len(cell))  # the row of `tables` of each clause
+        ways = np.column_stack((ways, np.zeros(len(ways), dtype=np.int64)))  # way 4: none
+        lits, lengths = ways[cell[:, None], columns[row]] * signs[row], lengths[row]
+        for n in np.unique(lengths).tolist():
+            self.enc.add_rows(lits[lengths == n, :n])
 
     @cached_property
     def pairs(self) -> np.ndarray:
@@ -360,12 +358,12 @@ ALLOWS = [sum(1 << a for a in range(16) if a & pos or ~a & neg) for pos, neg in 
 
 
 @cache
-def turn_clauses(present: int, pairs: int) -> dict[int, tuple[np.ndarray, np.ndarray]]:
+def turn_clauses(present: int, pairs: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Clauses for 'of the links present (bits of WAYS), exactly one pair of PAIRS allowed
-    in `pairs` is linked', as (columns, signs) of a cell's WAYS row by clause length (a cell
-    without an allowed pair: the empty clause): its prime implicates, less each (longest
-    first) that unit propagation of those left makes, so that unit propagation reaches all
-    that the prime implicates would."""
+    in `pairs` is linked': its prime implicates, less each (longest first) that unit
+    propagation of those left makes, so that unit propagation reaches all that the prime
+    implicates would (a cell without an allowed pair: the empty clause). As arrays of a row
+    per clause: the ways in it (in a cell's WAYS row; 4 pads), their signs, and its length."""
     models = sum(1 << (1 << a | 1 << b) for k, (a, b) in enumerate(PAIRS)
                  if pairs >> k & 1 and present >> a & 1 and present >> b & 1)
     valid = sorted(((pos, neg) for (pos, neg), allows in zip(LITERALS, ALLOWS, strict=True)
@@ -384,14 +382,12 @@ def turn_clauses(present: int, pairs: int) -> dict[int, tuple[np.ndarray, np.nda
     rows = [[(w, 1) for w in range(4) if pos >> w & 1] + [(w, -1) for w in range(4)
                                                           if neg >> w & 1]
             for pos, neg in kept]
-    return {n: tuple(np.array([[x[i] for x in c] for c in rows if len(c) == n],
-                              dtype=dtype).reshape(sum(len(c) == n for c in rows), n)
-                     for i, dtype in ((0, np.intp), (1, np.int64)))
-            for n in sorted({len(c) for c in rows})}
-
-
-EMPTY = {n: (np.zeros((0, n), dtype=np.intp), np.zeros((0, n), dtype=np.int64))
-         for n in range(len(WAYS) + 1)}
+    pad = [(len(WAYS), 1)] * len(WAYS)
+    return (np.array([[w for w, _ in (c + pad)[:len(WAYS)]] for c in rows],
+                     dtype=np.intp).reshape(-1, len(WAYS)),
+            np.array([[s for _, s in (c + pad)[:len(WAYS)]] for c in rows],
+                     dtype=np.int64).reshape(-1, len(WAYS)),
+            np.array([len(c) for c in rows], dtype=np.int64))
 
 
 def propagates(clauses: list[tuple[int, int]], true: int, false: int,
