@@ -13,6 +13,7 @@ from flowsat.checker import problems
 from flowsat.generate.filling import puzzle_of, random_filling
 from flowsat.puzzle import Puzzle
 from flowsat.puzzle.rules import Rules
+from flowsat.result import UsageError
 from flowsat.sat import cells
 from flowsat.sat.backend import encode, search
 from flowsat.sat.bulk import WAYS
@@ -20,7 +21,6 @@ from flowsat.sat.deduce import PAIRS
 from flowsat.sat.links import propagates, turn_clauses
 from flowsat.sat.spec import load_spec
 from flowsat.solve import solve
-from flowsat.result import UsageError
 
 
 def clauses_of(present: int, pairs: int) -> list[list[tuple[int, int]]]:
@@ -107,16 +107,16 @@ def test_spec_refuses_short_codes_without_lazy_touch():
 many_colors = st.tuples(st.integers(5, 9), st.integers(5, 9), st.integers(0, 2**32))
 
 
-def many_colored(board: tuple[int, int, int]) -> tuple[Puzzle, dict]:
+def many_colored(board: tuple[int, int, int]) -> Puzzle:
+    """A puzzle cut from a filling of short paths: many colors."""
     height, width, seed = board
-    filling = random_filling(height, width, random.Random(seed), 2.5)
-    return puzzle_of(filling, height, width), filling
+    return puzzle_of(random_filling(height, width, random.Random(seed), 2.5), height, width)
 
 
 @settings(max_examples=25, deadline=None)
 @given(many_colors)
 def test_short_codes_solve_boards_of_many_colors(board):
-    puzzle, filling = many_colored(board)
+    puzzle = many_colored(board)
     formula = encode(puzzle, "edges-turns")
     if len(puzzle.colors) > 8:  # whole codes of 4 bits or more: short ones at first
         assert formula.cells.nbits == cells.short_bits(formula.cells.full) < formula.cells.full
@@ -128,7 +128,7 @@ def test_short_codes_solve_boards_of_many_colors(board):
 @settings(max_examples=25, deadline=None)
 @given(many_colors, st.data())
 def test_short_codes_agree_with_whole_codes_when_two_dots_swap(board, data):
-    puzzle, _ = many_colored(board)
+    puzzle = many_colored(board)
     rows = [list(row) for row in puzzle.rows]
     dots = [(r, c) for r, row in enumerate(rows) for c, x in enumerate(row) if x != "."]
     (r1, c1), (r2, c2) = data.draw(st.permutations(dots))[:2]
@@ -145,7 +145,7 @@ def test_one_bit_codes_are_completed_when_a_model_joins_two_colors(monkeypatch):
     monkeypatch.setattr(cells, "SHORT_LESS", 8)
     completed = 0
     for seed in range(12):
-        puzzle, _ = many_colored((7, 7, seed))
+        puzzle = many_colored((7, 7, seed))
         result, _ = search(puzzle, 1, encoding="edges-turns")
         assert result.status == "solved"
         assert problems(puzzle, result.paths, Rules()) == []

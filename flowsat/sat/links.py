@@ -10,7 +10,7 @@ says i and j are linked) and `corner(i, glyph)` (literals whose AND says cell i 
 from __future__ import annotations
 
 from functools import cache, cached_property
-from itertools import combinations, product
+from itertools import combinations
 
 import numpy as np
 
