@@ -226,9 +226,15 @@ class Edges:
         dot: `deduce.pair_masks`), stated by the clauses of `turn_clauses`; the cells are
         grouped by the links they have and the pairs left to them, and each clause length
         is gathered for all cells at once."""
+        if not free.any():
+            return
         rows, present = self.enc.graph.way_rows
         ways = np.append(self.var_array, 0)[rows]  # 0: no link that way
-        kinds, kind = np.unique((present << len(PAIRS) | self.pairs)[free], return_inverse=True)
+        key = (present << len(PAIRS) | self.pairs)[free]  # (np.unique: numpy.ma's import)
+        kinds = np.flatnonzero(np.bincount(key, minlength=1 << len(WAYS) + len(PAIRS)))
+        kind = np.zeros(1 << len(WAYS) + len(PAIRS), dtype=np.intp)
+        kind[kinds] = np.arange(len(kinds))
+        kind = kind[key]
         tables = [turn_clauses(k >> len(PAIRS), k & (1 << len(PAIRS)) - 1)
                   for k in kinds.tolist()]
         columns, signs, lengths = (np.concatenate([t[i] for t in tables]) for i in range(3))
@@ -239,7 +245,7 @@ class Edges:
                         per_cell) + np.arange(len(cell))  # the row of `tables` of each clause
         ways = np.column_stack((ways, np.zeros(len(ways), dtype=np.int64)))  # way 4: none
         lits, lengths = ways[cell[:, None], columns[row]] * signs[row], lengths[row]
-        for n in np.unique(lengths).tolist():
+        for n in np.flatnonzero(np.bincount(lengths)).tolist():
             self.enc.add_rows(lits[lengths == n, :n])
 
     @cached_property
@@ -300,7 +306,7 @@ class Edges:
         for k, path in enumerate(paths.values()):
             color[self.enc.path_nodes(path)] = k
         i, j, lit = self.apart_arrays()
-        on = np.asarray(model)[self.var_array - 1] > 0
+        on = self.linked_in(model)
         hit = ~on & (color[i] >= 0) & (color[i] == color[j])
         return list(zip(i[hit].tolist(), j[hit].tolist(), lit[hit].tolist(), strict=True))
 
@@ -331,8 +337,15 @@ class Edges:
         var = np.append(self.var_array, 0)  # row -1 (no edge): 0
         return {d: var[rows] for d, rows in self.enc.graph.toward_edge.items()}
 
+    def linked_in(self, model: Model) -> np.ndarray:
+        """Which edges a model links (its edge variables are one block: read that slice)."""
+        if not len(self.var_array):
+            return np.zeros(0, dtype=bool)
+        first = int(self.var_array[0]) - 1
+        return np.array(model[first:first + len(self.var_array)]) > 0
+
     def links(self, model: Model) -> list[tuple[int, int]]:
-        on = np.asarray(model)[self.var_array - 1] > 0
+        on = self.linked_in(model)
         return list(map(tuple, self.enc.edge_array[on].tolist()))
 
     def block(self, model: Model) -> list[int]:
@@ -360,53 +373,52 @@ ALLOWS = [sum(1 << a for a in range(16) if a & pos or ~a & neg) for pos, neg in 
 @cache
 def turn_clauses(present: int, pairs: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Clauses for 'of the links present (bits of WAYS), exactly one pair of PAIRS allowed
-    in `pairs` is linked': its prime implicates, less each (longest first) that unit
-    propagation of those left makes, so that unit propagation reaches all that the prime
-    implicates would (a cell without an allowed pair: the empty clause). As arrays of a row
-    per clause: the ways in it (in a cell's WAYS row; 4 pads), their signs, and its length."""
+    in `pairs` is linked': its prime implicates, less each of two literals that the others
+    of two imply, so that unit propagation reaches all that the prime implicates would (a
+    cell without an allowed pair: the empty clause). As arrays of a row per clause: the
+    ways in it (in a cell's WAYS row; 4 pads), their signs, and its length."""
     models = sum(1 << (1 << a | 1 << b) for k, (a, b) in enumerate(PAIRS)
                  if pairs >> k & 1 and present >> a & 1 and present >> b & 1)
     valid = sorted(((pos, neg) for (pos, neg), allows in zip(LITERALS, ALLOWS, strict=True)
                     if not (pos | neg) & ~present and models & ~allows == 0),
                    key=lambda c: (c[0] | c[1]).bit_count())
-    primes = [(pos, neg) for pos, neg in valid  # no valid clause inside it
-              if not any((p, n) != (pos, neg) and p & ~pos == 0 and n & ~neg == 0
-                         for p, n in valid)]
-    kept = list(primes)
-    for pos, neg in reversed(primes):  # longest first: out if the others propagate it
-        others = [c for c in kept if c != (pos, neg)]
-        lits = [(1 << w, 0) for w in range(4) if pos >> w & 1] + [
-            (0, 1 << w) for w in range(4) if neg >> w & 1]
-        if lits and all(propagates(others, neg & ~n, pos & ~p, (p, n)) for p, n in lits):
-            kept = others
-    rows = [[(w, 1) for w in range(4) if pos >> w & 1] + [(w, -1) for w in range(4)
-                                                          if neg >> w & 1]
-            for pos, neg in kept]
-    pad = [(len(WAYS), 1)] * len(WAYS)
-    return (np.array([[w for w, _ in (c + pad)[:len(WAYS)]] for c in rows],
+    known = set(valid)  # a superset of a valid clause is valid: a prime has no valid
+    primes = [(pos, neg) for pos, neg in valid  # clause one literal shorter inside it
+              if not any((pos & ~(1 << w), neg & ~(1 << w)) in known
+                         for w in range(len(WAYS)) if (pos | neg) >> w & 1)]
+    two = [literals(c) for c in primes if (c[0] | c[1]).bit_count() == 2]
+    kept = [literals(c) for c in primes if (c[0] | c[1]).bit_count() != 2]
+    for a, b in list(two):  # two-literal ones: out if the others of two imply them
+        others = [c for c in two if c != [a, b]]
+        if implies(others, a ^ 1, b):
+            two = others
+    rows = kept + two
+    pad = [2 * len(WAYS)] * len(WAYS)  # way 4, positive
+    return (np.array([[x >> 1 for x in (c + pad)[:len(WAYS)]] for c in rows],
                      dtype=np.intp).reshape(-1, len(WAYS)),
-            np.array([[s for _, s in (c + pad)[:len(WAYS)]] for c in rows],
+            np.array([[1 - 2 * (x & 1) for x in (c + pad)[:len(WAYS)]] for c in rows],
                      dtype=np.int64).reshape(-1, len(WAYS)),
             np.array([len(c) for c in rows], dtype=np.int64))
 
 
-def propagates(clauses: list[tuple[int, int]], true: int, false: int,
-               goal: tuple[int, int]) -> bool:
-    """Whether unit propagation of the clauses (bit masks, as in LITERALS) from the ways
-    set true and false reaches the goal literal (a one-bit (pos, neg)) or a conflict."""
-    changed = True
-    while changed:
-        changed = False
-        for pos, neg in clauses:
-            if pos & true or neg & false:
-                continue
-            open_pos, open_neg = pos & ~false, neg & ~true
-            if not open_pos | open_neg:
-                return True
-            if (open_pos | open_neg).bit_count() == 1:
-                true, false = true | open_pos, false | open_neg
-                changed = True
-    return bool(goal[0] & true or goal[1] & false)
+def literals(clause: tuple[int, int]) -> list[int]:
+    """A clause (bit masks, as in LITERALS) as literals 2w (way w linked) and 2w + 1 (not)."""
+    pos, neg = clause
+    return ([2 * w for w in range(len(WAYS)) if pos >> w & 1]
+            + [2 * w + 1 for w in range(len(WAYS)) if neg >> w & 1])
+
+
+def implies(clauses: list[list[int]], start: int, goal: int) -> bool:
+    """Whether the two-literal clauses take literal `start` to `goal` (a or b: not a, b)."""
+    seen, todo = {start}, [start]
+    while todo:
+        x = todo.pop()
+        for a, b in clauses:
+            for y in (b,) if a == x ^ 1 else (a,) if b == x ^ 1 else ():
+                if y not in seen:
+                    seen.add(y)
+                    todo.append(y)
+    return goal in seen
 
 
 class EdgeColors(Edges):

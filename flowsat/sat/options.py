@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from flowsat.options import MAX_MEMORY, MEMORY_HELP, option
 
-DEFAULT_ENCODING = "edges-unique-lazy"
+DEFAULT_ENCODING = "edges-turns"
 DEFAULT_SOLVER = "glucose4"
 DEDUCE_FROM = 10_000  # cells: where `deduce` is auto, boards this large propagate first
 
