@@ -764,7 +764,7 @@ def bench(
     solvers: Annotated[str | None, typer.Option(
         help="SAT solvers, comma-separated (default: glucose4,cadical195).")] = None,
     encodings: Annotated[str | None, typer.Option(
-        help="SAT encodings, comma-separated (default: edges-unique-lazy,zucker2016).")] = None,
+        help="SAT encodings, comma-separated (default: edges-turns,zucker2016).")] = None,
     symmetries: Annotated[Symmetries, typer.Option(
         help="none, or all: every puzzle in its 8 rotations and reflections.")
                           ] = Symmetries.none,

@@ -251,7 +251,7 @@ def test_the_2016_figures_stand_beside_this_runs(tmp_path):
 def test_default_configurations_and_the_2016_rows(test_backends):
     names = [c.name for c in configurations(["sat", "astar"])]
     pycosat = ["sat/zucker2016/pycosat"] if importlib.util.find_spec("pycosat") else []
-    assert names == ["sat/edges-unique-lazy/glucose4", "sat/edges-unique-lazy/cadical195",
+    assert names == ["sat/edges-turns/glucose4", "sat/edges-turns/cadical195",
                      "sat/zucker2016/glucose4", "sat/zucker2016/cadical195", *pycosat,
                      "astar/default", "astar/2016"]
     astar_2016 = configurations(["astar"])[1]

@@ -9,9 +9,10 @@ from pathlib import Path
 from typing import Any
 
 from flowsat.result import UsageError
+from flowsat.sat.options import DEFAULT_ENCODING
 from flowsat.solve import BACKENDS, backend_module, split_backend
 
-SAT_ENCODINGS = ("edges-unique-lazy", "zucker2016")  # the default route, the 2016 reduction
+SAT_ENCODINGS = (DEFAULT_ENCODING, "zucker2016")  # the default route, the 2016 reduction
 SAT_SOLVERS = ("glucose4", "cadical195")
 SAT_2016 = {"encoding": "zucker2016", "solver": "pycosat"}  # the 2016 program: PicoSAT
 ASTAR_2016 = {"preset": "2016"}  # the 2016 C solver's feature set
