@@ -14,7 +14,7 @@ from flowsat.generate.filling import puzzle_of, random_filling
 from flowsat.puzzle import Puzzle
 from flowsat.puzzle.rules import Rules
 from flowsat.result import UsageError
-from flowsat.sat import cells
+from flowsat.sat import backend, cells
 from flowsat.sat.backend import encode, search
 from flowsat.sat.bulk import WAYS
 from flowsat.sat.deduce import PAIRS
@@ -90,20 +90,30 @@ def test_a_straight_cell_takes_two_literal_clauses_only():
     assert sorted(map(len, clauses_of(0b1111, 0b000011))) == [2] * 5
 
 
-def test_turns_state_fewer_clauses_and_find_the_same_answer():
-    puzzle = Puzzle(("A....B", "......", "..C...", "...C..", "......", "B....A"))
-    old, new = encode(puzzle, "edges-unique-lazy"), encode(puzzle, "edges-turns")
+SPARSE = Puzzle(("A....B", "......", "..C...", "...C..", "......", "B....A"))
+
+
+def test_turns_state_fewer_clauses_and_find_the_same_answer(monkeypatch):
+    monkeypatch.setattr(backend, "LEAN_FROM", 0)
+    old, new = encode(SPARSE, "edges-unique-lazy"), encode(SPARSE, "edges-turns")
     assert new.links.turns and not old.links.turns
     assert len(new.clauses) < len(old.clauses)
-    assert solve(puzzle, encoding="edges-turns").status == solve(
-        puzzle, encoding="edges-unique-lazy").status
+    assert solve(SPARSE, encoding="edges-turns").status == solve(
+        SPARSE, encoding="edges-unique-lazy").status
+
+
+def test_boards_below_lean_from_take_direct_degrees_and_whole_codes():
+    assert len(SPARSE.board.cells) < backend.LEAN_FROM
+    formula = encode(SPARSE, "edges-turns")
+    assert not formula.links.turns and formula.cells.nbits == formula.cells.full
 
 
 @pytest.mark.parametrize("rows, rules", [
     (("A.B", "...", "B.A"), Rules(self_touch=True)),  # no corner rule: touch allowed
     (("A.B", "...", "B.A"), Rules(fill_all=False)),  # cells may stay empty
 ])
-def test_turns_and_short_codes_only_where_the_corner_rule_holds(rows, rules):
+def test_turns_and_short_codes_only_where_the_corner_rule_holds(rows, rules, monkeypatch):
+    monkeypatch.setattr(backend, "LEAN_FROM", 0)
     formula = encode(Puzzle(rows), "edges-turns", rules)
     assert not formula.links.turns
     assert formula.cells.nbits == formula.cells.full  # whole codes from the start
@@ -116,7 +126,7 @@ def test_spec_refuses_short_codes_without_lazy_touch():
         load_spec("edges-turns+card=ladder")
 
 
-many_colors = st.tuples(st.integers(5, 9), st.integers(5, 9), st.integers(0, 2**32))
+many_colors = st.tuples(st.integers(10, 13), st.integers(10, 13), st.integers(0, 2**32))
 
 
 def many_colored(board: tuple[int, int, int]) -> Puzzle:
@@ -155,6 +165,7 @@ def test_one_bit_codes_are_completed_when_a_model_joins_two_colors(monkeypatch):
     bits come, and the answer is right."""
     monkeypatch.setattr(cells, "SHORT_BITS", 1)
     monkeypatch.setattr(cells, "SHORT_LESS", 8)
+    monkeypatch.setattr(backend, "LEAN_FROM", 0)
     completed = 0
     for seed in range(12):
         puzzle = many_colored((7, 7, seed))

@@ -24,7 +24,7 @@ from flowsat.sat.cycles import order
 from flowsat.sat.deduce import OFF, ON, RESIDUE_SHARE, Propagation, corners_hold, counts, propagated
 from flowsat.sat.encoder import Encoder
 from flowsat.sat.estimate import Size, cell_count, deduction_mb, formula_size, size_of
-from flowsat.sat.options import DEDUCE_FROM, DEFAULT_ENCODING, DEFAULT_SOLVER
+from flowsat.sat.options import DEDUCE_FROM, DEFAULT_ENCODING, DEFAULT_SOLVER, LEAN_FROM
 from flowsat.sat.oracle import FromScratch, Oracle, open_oracle, solver_name
 from flowsat.sat.spec import Spec, load_spec
 
@@ -87,13 +87,14 @@ def encode(puzzle: Puzzle, spec: Spec | str, rules: Rules = DEFAULT_RULES) -> En
     # and with them whole color codes
     lazy_touch = (spec.touch == "lazy" and not rules.self_touch
                   and board_rules.corners_written(enc))
-    codes = "free" if spec.codes == "short" and not lazy_touch else spec.codes
+    lean = cell_count(puzzle) >= LEAN_FROM  # turns and short codes: worth their tables
+    codes = "free" if spec.codes == "short" and not (lazy_touch and lean) else spec.codes
     cell_family = cells.FAMILIES[spec.cells](enc, **({"codes": codes} if codes != "bounded"
                                                      else {}))
     link_family = links.FAMILIES[spec.links](enc, cell_family, rules,
                                              **({"lazy_touch": True} if lazy_touch else {}),
                                              **({"degree": spec.degree} if spec.degree
-                                                != "direct" else {}))
+                                                != "direct" and lean else {}))
     if spec.deduce:
         enc.clauses += board_rules.deductions(enc, link_family, rules)
     if spec.cycles == "squares":
