@@ -172,7 +172,7 @@ def test_one_bit_codes_are_completed_when_a_model_joins_two_colors(monkeypatch):
         result, _ = search(puzzle, 1, encoding="edges-turns")
         assert result.status == "solved"
         assert problems(puzzle, result.paths, Rules()) == []
-        completed += bool(result.stats.get("codes_completed"))
+        completed += bool(result.stats.get("code_completions"))
     assert completed > 0
 
 

@@ -31,6 +31,9 @@ from flowsat.sat.spec import Spec, load_spec
 Observer = Callable[[str, Paths, list[list[Cell]]], None]  # (event, paths, cycles)
 
 
+CODE_STEP = 1  # bits added to short color codes when a model joins two colors (None: all)
+
+
 class BrokenModel(AssertionError):
     """A model whose links do not form paths from the dots: a bug in an encoding."""
 
@@ -63,10 +66,11 @@ class Encoding:
         self.cells.differ(pairs)
         return self.enc.clauses[start:]
 
-    def complete_codes(self) -> list[list[int]]:
-        """The clauses that make short color codes whole, made now (none: whole already)."""
+    def complete_codes(self, more: int | None = None) -> list[list[int]]:
+        """The clauses that make short color codes `more` bits longer (None: whole), made
+        now (none: whole already)."""
         start = len(self.enc.clauses)
-        getattr(self.cells, "complete", lambda: None)()
+        getattr(self.cells, "complete", lambda more: None)(more)
         return self.enc.clauses[start:]
 
     def state_lazy_touch(self) -> list[list[int]]:
@@ -310,10 +314,10 @@ def next_solution(formula: Encoding, sat: Oracle | FromScratch, deadline: float 
         try:
             paths, cycles = trace(formula.enc, formula.links.links(model))
         except BrokenModel:  # short color codes join two colors: their other bits, or a bug
-            if not (whole := formula.complete_codes()):
+            if not (longer := formula.complete_codes(CODE_STEP)):
                 raise
-            sat.extend(whole)
-            stats["codes_completed"] = True
+            sat.extend(longer)
+            stats["code_completions"] = stats.get("code_completions", 0) + 1
             continue
         touching = formula.links.touching(paths, model) if formula.lazy_touch else []
         stats["decode_s"] = stats.get("decode_s", 0.0) + time.perf_counter() - t

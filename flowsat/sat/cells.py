@@ -111,18 +111,19 @@ class Binary:
         self.enc.add_rows((self.bits[have, low:] * self.sign[have, low:self.nbits])
                           .reshape(-1, 1))
 
-    def complete(self) -> None:
-        """Short codes made whole: the other bits, and their clauses for every pair stated
-        so far (nothing when codes are whole already)."""
+    def complete(self, more: int | None = None) -> None:
+        """Short codes made longer by `more` bits (None: made whole), with their clauses for
+        every pair stated so far (nothing when codes are whole already)."""
         low = self.nbits
-        if low == self.full:
+        self.nbits = self.full if more is None else min(self.full, low + more)
+        if self.nbits == low:
             return
-        self.nbits = self.full
-        self.bits = np.hstack((self.bits, self.new_bits(self.full - low)))
+        self.bits = np.hstack((self.bits, self.new_bits(self.nbits - low)))
         self.dot_units(low)
         for pairs in self.joined:
             self.equal(pairs, low)
-        self.joined = []
+        if self.nbits == self.full:
+            self.joined = []
 
     def code(self, i: int, k: int) -> list[int]:
         """The literals that say cell i holds color k."""
@@ -202,7 +203,7 @@ class Binary:
         return self.equals[i, k]
 
 
-SHORT_BITS, SHORT_LESS = 3, 2  # short codes: this many bits fewer, but at least so many
+SHORT_BITS, SHORT_LESS = 2, 3  # short codes: this many bits fewer, but at least so many
 
 
 def short_bits(full: int) -> int:
