@@ -182,3 +182,20 @@ def test_short_codes_spread_colors_of_one_code_apart():
     codes = cells.short_codes(encode(puzzle, "edges-binary").enc, 1)
     assert sorted(codes.tolist()) == [0, 1, 2, 3]  # whole codes differ
     assert codes[0] & 1 != codes[1] & 1 and codes[2] & 1 != codes[3] & 1
+
+
+def test_a_completion_adds_one_bit_for_every_cell_and_link(monkeypatch):
+    monkeypatch.setattr(backend, "LEAN_FROM", 0)
+    puzzle = Puzzle(("ABCDE.....", "..........", "FGHIJ.....", "..........", "EDCBA.....",
+                     "..........", "JIHGF....."))
+    formula = encode(puzzle, "edges-turns")
+    binary, dot = formula.cells, formula.enc.dot
+    assert (binary.nbits, binary.full) == (2, 4)
+    dots_beside = [(dot[i] >= 0) + (dot[j] >= 0) for i, j in formula.enc.edges]
+    added = formula.complete_codes(1)
+    assert binary.nbits == 3 and binary.bits.shape[1] == 3
+    # a unit per dot; two clauses per link between free cells, one per link beside a dot
+    assert len(added) == 2 * len(puzzle.colors) + sum({0: 2, 1: 1, 2: 0}[n]
+                                                      for n in dots_beside)
+    assert formula.complete_codes() and binary.nbits == binary.full == 4
+    assert formula.complete_codes() == []

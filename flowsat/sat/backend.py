@@ -31,9 +31,6 @@ from flowsat.sat.spec import Spec, load_spec
 Observer = Callable[[str, Paths, list[list[Cell]]], None]  # (event, paths, cycles)
 
 
-CODE_STEP = 1  # bits added to short color codes when a model joins two colors (None: all)
-
-
 class BrokenModel(AssertionError):
     """A model whose links do not form paths from the dots: a bug in an encoding."""
 
@@ -313,8 +310,8 @@ def next_solution(formula: Encoding, sat: Oracle | FromScratch, deadline: float 
         model = sat.model()
         try:
             paths, cycles = trace(formula.enc, formula.links.links(model))
-        except BrokenModel:  # short color codes join two colors: their other bits, or a bug
-            if not (longer := formula.complete_codes(CODE_STEP)):
+        except BrokenModel:  # short color codes join two colors: one more bit, or a bug
+            if not (longer := formula.complete_codes(1)):
                 raise
             sat.extend(longer)
             stats["code_completions"] = stats.get("code_completions", 0) + 1

@@ -65,7 +65,7 @@ class Binary:
     from a dot has the dot's code, and the cells off the paths form cycles, which are cut), or
     "short": at first only the low bits of each color's code (`short_codes`: colors that
     share them have dots far apart), so a model may join two dots of different colors;
-    `complete()` then adds the other bits (and `differ` does, first: it needs whole codes).
+    `complete(1)` then adds a bit (and `differ` all, first: it needs whole codes).
     """
 
     name = "binary"
