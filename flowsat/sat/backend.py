@@ -311,6 +311,7 @@ def next_solution(formula: Encoding, sat: Oracle | FromScratch, deadline: float 
         try:
             paths, cycles = trace(formula.enc, formula.links.links(model))
         except BrokenModel:  # short color codes join two colors: one more bit, or a bug
+            stats["decode_s"] = stats.get("decode_s", 0.0) + time.perf_counter() - t
             if not (longer := formula.complete_codes(1)):
                 raise
             sat.extend(longer)
