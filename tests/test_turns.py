@@ -126,7 +126,7 @@ def test_spec_refuses_short_codes_without_lazy_touch():
         load_spec("edges-turns+card=ladder")
 
 
-many_colors = st.tuples(st.integers(10, 13), st.integers(10, 13), st.integers(0, 2**32))
+many_colors = st.tuples(st.integers(13, 16), st.integers(12, 16), st.integers(0, 2**32))
 
 
 def many_colored(board: tuple[int, int, int]) -> Puzzle:

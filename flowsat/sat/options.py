@@ -11,7 +11,7 @@ DEFAULT_SOLVER = "glucose4"
 DEDUCE_FROM = 10_000  # cells: where `deduce` is auto, boards this large propagate first
 # cells: boards this large take `degree = "turns"` and `codes = "short"` (on smaller ones the
 # tables they need cost more than the clauses they save: direct degrees, whole codes)
-LEAN_FROM = 100
+LEAN_FROM = 150
 
 
 @dataclass(frozen=True)
