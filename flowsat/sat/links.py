@@ -230,7 +230,7 @@ class Edges:
             return
         rows, present = self.enc.graph.way_rows
         ways = np.append(self.var_array, 0)[rows]  # 0: no link that way
-        key = (present << len(PAIRS) | self.pairs)[free]  # (np.unique: numpy.ma's import)
+        key = (present << len(PAIRS) | self.pairs)[free]  # (no np.unique: it imports numpy.ma)
         kinds = np.flatnonzero(np.bincount(key, minlength=1 << len(WAYS) + len(PAIRS)))
         kind = np.zeros(1 << len(WAYS) + len(PAIRS), dtype=np.intp)
         kind[kinds] = np.arange(len(kinds))
