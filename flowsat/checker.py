@@ -22,6 +22,10 @@ from flowsat.puzzle.model import Cell, Paths, Puzzle
 from flowsat.puzzle.rules import DEFAULT_RULES, Rules
 
 Node = int | tuple[int, int]  # a cell's number, or (bridge cell, its pass)
+# boards of this many cells and more are checked with arrays first: below it the cell-by-cell
+# check is the faster (numpy's cost a call outweighs the work: 0.17 ms against 0.38 ms a
+# puzzle of the 2016 set, 0.93 against 1.08 ms at 40x20, 3.9 against 2.3 ms at 50x50)
+ARRAYS_FROM = 1_000
 
 
 class InvalidSolution(AssertionError):
@@ -37,9 +41,11 @@ def check(puzzle: Puzzle, paths: Paths, rules: Rules = DEFAULT_RULES) -> None:
 
 def problems(puzzle: Puzzle, paths: Paths, rules: Rules = DEFAULT_RULES) -> list[str]:
     """Every rule the solution breaks, one message each; an empty list means it is right.
-    A board without bridges is first checked with arrays (a million cells in a second); only
-    a solution that fails that check is gone through cell by cell for its messages."""
-    if not puzzle.board.bridges and right_by_arrays(puzzle, paths, rules):
+    A board without bridges of `ARRAYS_FROM` cells or more is first checked with arrays (a
+    million cells in a second); only a solution that fails that check is gone through cell by
+    cell for its messages."""
+    board = puzzle.board
+    if not board.bridges and board.size >= ARRAYS_FROM and right_by_arrays(puzzle, paths, rules):
         return []
     found = [f"color {c!r} has no path" for c in puzzle.dots if c not in paths]
     found += [f"path {c!r} is not a color of the puzzle" for c in paths if c not in puzzle.dots]

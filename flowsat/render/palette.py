@@ -28,6 +28,7 @@ PALETTE: dict[str, RGB] = {  # the 2016 letters, with the values of the 2016 pic
     "p": (255, 20, 147),  # pink
 }
 BACKGROUND: RGB = (0, 0, 0)  # the board, as in the game
+WALL_RGB: RGB = (207, 207, 168)  # walls, and the border of a board that is not plain
 MIN_CONTRAST = 4.5  # a generated color against the background (WCAG's ratio for text)
 EXTRA = len(LABELS) - len(PALETTE)  # the labels beyond the 16: 77, enough for any board
 

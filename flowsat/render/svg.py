@@ -29,10 +29,9 @@ from flowsat.render.geometry import (
     steps,
     wraps,
 )
-from flowsat.render.palette import BACKGROUND, hex_color, palette
+from flowsat.render.palette import BACKGROUND, WALL_RGB, hex_color, palette
 
 GRID = "#6b6b3a"  # olive grid lines, as in the game
-WALL_RGB = (207, 207, 168)  # walls, and the border of a board that is not plain
 WALL_WIDTH = 0.1  # in cells
 PIPE = 0.36  # pipe width, in cells
 DOT = 0.32  # dot radius, in cells

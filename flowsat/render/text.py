@@ -9,8 +9,7 @@ from itertools import pairwise
 from flowsat.puzzle.board import OPPOSITE, Board
 from flowsat.puzzle.model import Cell, Paths, Puzzle
 from flowsat.render.geometry import OVER, direction, passes
-from flowsat.render.palette import palette
-from flowsat.render.svg import WALL_RGB
+from flowsat.render.palette import WALL_RGB, palette
 
 GLYPHS = {frozenset("LR"): "─", frozenset("UD"): "│", frozenset("UL"): "┘",
           frozenset("UR"): "└", frozenset("DL"): "┐", frozenset("DR"): "┌",
