@@ -20,9 +20,8 @@ import tempfile
 import threading
 import time
 from collections import deque
-from collections.abc import Iterable
-from functools import partial
-from itertools import islice
+from collections.abc import Sequence
+from itertools import repeat
 from pathlib import Path
 
 import pysolvers
@@ -74,9 +73,10 @@ def open_oracle(name: str, clauses: list[list[int]]) -> Oracle | FromScratch:
 
 
 # PySAT's C functions that add one clause, with the attribute holding the solver they add to:
-# called straight from `map`, without the two Python methods PySAT wraps them in
-# (Solver.add_clause, then e.g. Glucose4.add_clause), a formula loads in about two thirds of
-# the time (benchmarks/ingest.py). Other solvers load through their add_clause.
+# called straight from `map` (the solver a second argument, repeated: no `partial` between),
+# without the two Python methods PySAT wraps them in (Solver.add_clause, then e.g.
+# Glucose4.add_clause), a formula loads in about two thirds of the time (benchmarks/ingest.py).
+# Other solvers load through their add_clause.
 DIRECT_ADD = {"glucose4": ("glucose41_add_cl", "glucose"),
               "glucose42": ("glucose421_add_cl", "glucose"),
               "cadical153": ("cadical153_add_cl", "cadical"),
@@ -85,17 +85,18 @@ DIRECT_ADD = {"glucose4": ("glucose41_add_cl", "glucose"),
 LOAD_BATCH = 20_000
 
 
-def load(solver: Solver, name: str, clauses: Iterable[list[int]]) -> None:
+def load(solver: Solver, name: str, clauses: Sequence[list[int]]) -> None:
     """Hand the clauses to a PySAT solver, the fastest way it offers (in batches, between
     which Python code runs: a deadline's signal is not held up by a whole large formula)."""
-    if name in DIRECT_ADD:
-        function, handle = DIRECT_ADD[name]
-        add = partial(getattr(pysolvers, function), getattr(solver.solver, handle))
-    else:
-        add = solver.add_clause
-    clauses = iter(clauses)
-    while batch := list(islice(clauses, LOAD_BATCH)):
-        deque(map(add, batch), maxlen=0)
+    for at in range(0, len(clauses), LOAD_BATCH):
+        batch = clauses[at:at + LOAD_BATCH]
+        if name in DIRECT_ADD:
+            function, handle = DIRECT_ADD[name]
+            added = map(getattr(pysolvers, function),
+                        repeat(getattr(solver.solver, handle), len(batch)), batch)
+        else:
+            added = map(solver.add_clause, batch)
+        deque(added, maxlen=0)
 
 
 def release(solver: Solver) -> None:
