@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import importlib
 import tomllib
 from dataclasses import dataclass, fields, replace
 from functools import cache
-from importlib import resources
 from pathlib import Path
 
 from flowsat.puzzle.formats import PuzzleError, read_text
@@ -61,11 +61,11 @@ class Spec:
 
 def builtin_specs() -> dict[str, Path]:
     """The specs shipped with flowsat, by name."""
-    try:
-        folder = resources.files("flowsat.encodings")
+    try:  # the package's folder (importlib.resources would find it too, at 2 ms a start)
+        folder = Path(importlib.import_module("flowsat.encodings").__path__[0])
     except ModuleNotFoundError:  # running from a source checkout, not an installed package
         folder = Path(__file__).resolve().parents[2] / "encodings"
-    return {Path(f.name).stem: Path(str(f)) for f in folder.iterdir() if f.name.endswith(".toml")}
+    return {f.stem: f for f in folder.iterdir() if f.name.endswith(".toml")}
 
 
 def load_spec(name: str) -> Spec:
