@@ -8,8 +8,9 @@ Python code then is. A signal cannot stop C code, so the solver calls keep their
 (`solve_limited` + `interrupt`, CaDiCaL's budget slices); the timer only has to catch the
 Python around them. It rings a little after the deadline, so that a backend that notices the
 deadline itself reports its own stats, and again every RING_AGAIN_S, in case Python lost an
-exception raised where it cannot propagate; it never raises inside a `__del__` or a garbage
-collector's callback (where it would be lost, and could cut a solver's release in two). Code
+exception raised where it cannot propagate; it never raises inside a `__del__`, a garbage
+collector's callback or a weak reference's (where it would be lost, and could cut a solver's
+release in two). Code
 that must not be cut short (cleaning up after an outside program) runs `shielded()`: the
 timeout waits for its end. Outside the main thread, or where there is no `setitimer`, the block runs
 without a timer (the backends' own checks still hold).
@@ -17,16 +18,21 @@ without a timer (the backends' own checks still hold).
 
 from __future__ import annotations
 
+import _weakrefset
 import gc
 import signal
 import threading
 import time
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import FrameType
 
 GRACE_S = 0.2  # the timer rings this long after the deadline
 RING_AGAIN_S = 0.1
+# the weak references' own modules, whose callbacks (a WeakKeyDictionary's `remove`, a
+# `finalize`) run as an object is freed
+WEAKREF_FILES = frozenset({weakref.__file__, _weakrefset.__file__})
 
 
 class Timeout(BaseException):  # as KeyboardInterrupt: no `except Exception` swallows it
@@ -49,10 +55,11 @@ def ring(signum: int, frame: FrameType | None) -> None:
 
 def in_finalizer(frame: FrameType | None, depth: int = 4) -> bool:
     """Whether the code the signal came to runs inside a `__del__` (a solver freed by the
-    collector, say) or a collector's callback, a few calls deep at most."""
+    collector, say), a collector's callback or a weak reference's, a few calls deep at most."""
     callbacks = {getattr(c, "__code__", None) for c in gc.callbacks}
     while frame is not None and depth:
-        if frame.f_code.co_name == "__del__" or frame.f_code in callbacks:
+        code = frame.f_code
+        if code.co_name == "__del__" or code in callbacks or code.co_filename in WEAKREF_FILES:
             return True
         frame, depth = frame.f_back, depth - 1
     return False

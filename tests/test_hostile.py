@@ -586,6 +586,31 @@ def test_a_timeout_waits_for_a_collector_callback_to_end():
     assert finished == [True]
 
 
+def test_a_timeout_waits_for_a_weak_reference_callback_to_end():
+    import weakref
+
+    from flowsat.deadline import Timeout, deadline
+
+    finished = []
+
+    def slow():
+        end = time.monotonic() + 0.4
+        while time.monotonic() < end:
+            pass
+        finished.append(True)
+
+    class Thing:
+        pass
+
+    with alarm(30), pytest.raises(Timeout), deadline(0.01):
+        thing = Thing()
+        weakref.finalize(thing, slow)
+        del thing  # freed at once: the finalizer runs past the deadline
+        while True:
+            time.sleep(0.01)
+    assert finished == [True]
+
+
 def test_a_uniqueness_proof_of_a_200x200_board_returns_soon_after_its_timeout():
     from flowsat.unique import check_unique
 
