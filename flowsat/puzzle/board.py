@@ -18,6 +18,7 @@ API (stable):
   `neighbors[i]`: those neighbors in direction order.
 - `links`: numpy int array (L, 2) of the open links (a < b), in the order `for i in cells: for
   j in neighbors[i]: if i < j` (on a plain square board the order flowsat always used);
+  `link_rows`: each cell's rows of `links` by direction, from it and into it;
   `link_index[(a, b)]`: a link's row; `wraps`: numpy bool array (L,), the links that wrap.
 - `axes[b]` for each bridge cell b: its straight-through pairs of neighbors `((left, right),
   (up, down))`, one per flow that crosses it (pass 0 across, pass 1 up and down);
@@ -227,6 +228,18 @@ class Board:
     @cached_property
     def links(self) -> np.ndarray:
         return self._links[0]
+
+    @cached_property
+    def link_rows(self) -> tuple[np.ndarray, np.ndarray]:
+        """Each cell's rows of `links` by direction, -1 where it has none that way: from the
+        cell (the links it is first in), and into it (the links that reach it that way from
+        their first cell): two (size, directions) arrays, made by scattering, no sort."""
+        (links, ks), shape = self._links, (self.size, len(self.directions))
+        rows = np.arange(len(links), dtype=np.int64)
+        out, into = np.full(shape, -1, dtype=np.int64), np.full(shape, -1, dtype=np.int64)
+        out[links[:, 0], ks] = rows
+        into[links[:, 1], ks] = rows  # one cell that way at most: a step is one to one
+        return out, into
 
     @cached_property
     def link_list(self) -> list[tuple[int, int]]:

@@ -23,7 +23,7 @@ from functools import cached_property, lru_cache
 import numpy as np
 from pysat.formula import IDPool
 
-from flowsat.puzzle.board import Board
+from flowsat.puzzle.board import OPPOSITE, Board
 from flowsat.puzzle.model import Cell, Puzzle
 from flowsat.puzzle.rules import DEFAULT_RULES, Rules
 from flowsat.sat import card
@@ -175,9 +175,14 @@ class Graph:
     incident_rows: np.ndarray  # each node's rows of `edges`, in edge order, padded with -1
     degree: np.ndarray  # each node's number of edges
     on_array: np.ndarray  # `on` as a bool array
-    cells: list[tuple[int, int]]  # the cell (row, column) of each node
     board: Board
     passes: tuple | None = None  # with bridges: (edges, neighbors, toward), made at once
+
+    @cached_property
+    def cells(self) -> list[tuple[int, int]]:
+        """The cell (row, column) of each node."""
+        rows, cols = np.divmod(np.array(self.home, dtype=np.int64), self.board.width)
+        return list(zip(rows.tolist(), cols.tolist(), strict=True))
 
     # the lists, made on first use from the board's (a board without bridges): a million
     # cells' arrays are ready at once, their lists in seconds
@@ -220,12 +225,30 @@ def graph(board: Board) -> Graph:
                      for d, ns in passes[2].items()} if bridges
                     else {d: board.toward_arrays[name] for d, name in DIRECTION.items()
                           if board.shape == "square"})
-    return Graph(second, size, list(range(board.size)) + bridges, on,
-                 np.flatnonzero(on).tolist(), second_pass,
-                 edge_array, toward_array, edge_rows(edge_array, toward_array, size),
-                 *incidence(edge_array, size), np.array(on, dtype=bool),
-                 [divmod(i, board.width) for i in [*range(board.size), *bridges]], board,
-                 passes)
+    on_array = np.ones(size, dtype=bool)
+    on_array[sorted(board.holes)] = False
+    tables = (edge_rows(edge_array, toward_array, size), *incidence(edge_array, size)
+              ) if bridges else board_tables(board, toward_array)
+    return Graph(second, size, [*range(board.size), *bridges], on,
+                 np.flatnonzero(on_array).tolist(), second_pass, edge_array, toward_array,
+                 *tables, on_array, board, passes)
+
+
+def board_tables(board: Board, toward_array: dict[tuple[int, int], np.ndarray]
+                 ) -> tuple[dict[tuple[int, int], np.ndarray], np.ndarray, np.ndarray]:
+    """`edge_rows` and `incidence` of a board without bridges, from the board's link rows
+    (its links are the edges): no sort of the edges."""
+    out, into = board.link_rows
+    names = board.directions
+    way = {d: names.index(name) for d, name in DIRECTION.items() if d in toward_array}
+    rows = np.where(out >= 0, out, into[:, [names.index(OPPOSITE[n]) for n in names]])
+    toward_edge = {d: rows[:, k].copy() for d, k in way.items()}
+    degree = (rows >= 0).sum(axis=1)
+    rows[rows < 0] = len(board.links)  # sorted last, then -1 again
+    rows.sort(axis=1)
+    rows = rows[:, :max(int(degree.max(initial=0)), 1)]
+    rows[rows == len(board.links)] = -1
+    return toward_edge, rows, degree
 
 
 def bridge_passes(board: Board, second_pass: dict[tuple[int, int], int], size: int

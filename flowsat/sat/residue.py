@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from bisect import bisect_left, bisect_right
 from itertools import pairwise
 
 import numpy as np
@@ -255,25 +256,77 @@ def assignment(res: Residue, enc: Encoder, paths: Paths) -> list[int]:
 
 def trace(enc: Encoder, state: np.ndarray) -> Paths:
     """The paths along the made links, each from its color's first dot (the links form no
-    cycle: the residue's cycles are cut before)."""
-    ends = enc.graph.edge_array[state == ON]
-    nodes, others = ends.ravel(), ends[:, ::-1].ravel()
-    order = np.argsort(nodes, kind="stable")
-    nodes, others = nodes[order], others[order]
-    second = np.r_[False, nodes[1:] == nodes[:-1]]
-    ahead = np.full((enc.size, 2), -1, dtype=np.int64)
-    ahead[nodes, second.astype(np.int64)] = others
-    first, then = ahead[:, 0].tolist(), ahead[:, 1].tolist()
-    home_array, w = np.asarray(enc.home), enc.width
+    cycle: the residue's cycles are cut before). A straight run of nodes numbered one or a
+    row apart is crossed in one step (`Runs`), so a spiral's million cells take a few
+    thousand steps."""
+    runs = Runs(enc, state)
+    home = np.asarray(enc.home) if enc.second else None  # else each node is its cell
     paths: Paths = {}
     for color, (a, b) in enc.puzzle.dots.items():
-        prev, cur, end = -1, enc.index(a), enc.index(b)
-        path = [cur]
-        while cur != end:
-            prev, cur = cur, first[cur] if first[cur] != prev else then[cur]
-            if cur < 0 or len(path) > enc.size:
-                raise AssertionError(f"{enc.puzzle.name}: path {color!r} breaks")
-            path.append(cur)
-        rows, cols = np.divmod(home_array[path], w)
+        nodes = runs.walk(enc.index(a), enc.index(b))
+        if nodes is None:
+            raise AssertionError(f"{enc.puzzle.name}: path {color!r} breaks")
+        cells = np.fromiter(nodes, dtype=np.int64, count=len(nodes))
+        rows, cols = np.divmod(cells if home is None else home[cells], enc.width)
         paths[color] = list(zip(rows.tolist(), cols.tolist(), strict=True))
     return paths
+
+
+class Runs:
+    """The made links, each node's one or two linked neighbors, and the straight runs: a node
+    whose two neighbors are the nodes numbered one less and one more (a row less and more) is
+    inside a run, whose end (the next node that is not) is found by bisection."""
+
+    def __init__(self, enc: Encoder, state: np.ndarray):
+        ends = enc.graph.edge_array[state == ON]
+        nodes, others = ends.ravel(), ends[:, ::-1].ravel()
+        first, then = np.full(enc.size, -1), np.full(enc.size, -1)
+        first[nodes] = others  # a node's two links: the last one written here, the other
+        rest = first[nodes] != others
+        then[nodes[rest]] = others[rest]
+        if (np.bincount(nodes, minlength=enc.size) > 2).any():
+            raise AssertionError(f"{enc.puzzle.name}: a node with more than two links")
+        self.first, self.then = first, then  # read a few times per run: arrays
+        low, high = np.minimum(first, then), np.maximum(first, then)
+        self.size, self.width = enc.size, enc.width
+        self.height = -(-enc.size // enc.width)  # rows of nodes (bridges' passes too)
+        node = np.arange(enc.size)
+        in_row = (low >= 0) & (low == node - 1) & (high == node + 1)
+        in_column = (low >= 0) & (low == node - self.width) & (high == node + self.width)
+        self.in_row, self.in_column = in_row.tobytes(), in_column.tobytes()
+        # the nodes that end runs: along a row by number, along a column by column then row
+        self.row_stops = np.flatnonzero(~in_row).tolist()
+        self.column_stops = np.sort(self.key(node[~in_column])).tolist()
+
+    def walk(self, start: int, end: int) -> list[int] | None:
+        """The nodes from start to end along the links (None: the links break off or loop)."""
+        first, then, w = self.first, self.then, self.width
+        path, prev, cur = [start], -1, start
+        while cur != end:
+            nxt = int(first[cur] if first[cur] != prev else then[cur])
+            if nxt < 0 or len(path) > self.size:
+                return None
+            step = nxt - cur
+            if step in (1, -1) and self.in_row[nxt]:
+                stop = run_end(self.row_stops, nxt, step > 0)
+            elif step in (w, -w) and self.in_column[nxt]:
+                stop = self.from_key(run_end(self.column_stops, self.key(nxt), step > 0))
+            else:
+                path.append(nxt)
+                prev, cur = cur, nxt
+                continue
+            path.extend(range(nxt, stop + step, step))  # the run, and the node that ends it
+            prev, cur = stop - step, stop
+        return path
+
+    def key(self, node: int) -> int:
+        return node % self.width * self.height + node // self.width
+
+    def from_key(self, key: int) -> int:
+        return key % self.height * self.width + key // self.height
+
+
+def run_end(stops: list[int], key: int, onwards: bool) -> int:
+    """The stop next to a key inside a run, onwards or backwards (both ends of a run are
+    stops: the first and the last node are never inside one)."""
+    return stops[bisect_right(stops, key)] if onwards else stops[bisect_left(stops, key) - 1]
