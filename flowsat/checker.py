@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from functools import lru_cache
 from itertools import pairwise
+from operator import itemgetter
 
 import numpy as np
 
@@ -79,9 +80,11 @@ def right_by_arrays(puzzle: Puzzle, paths: Paths, rules: Rules) -> bool:
     place = np.zeros(board.size, dtype=np.int64)
     numbered = []
     for k, (color, path) in enumerate(paths.items()):
-        cells = np.asarray(path, dtype=np.int64).reshape(-1, 2)
-        r, c = cells[:, 0], cells[:, 1]
-        if len(cells) < 2 or not ((r >= 0) & (r < h) & (c >= 0) & (c < w)).all():
+        if set(map(len, path)) - {2}:
+            return False
+        r, c = (np.fromiter(map(itemgetter(k), path), dtype=np.int64, count=len(path))
+                for k in (0, 1))
+        if len(path) < 2 or not ((r >= 0) & (r < h) & (c >= 0) & (c < w)).all():
             return False
         numbers = r * w + c
         if not on_board[numbers].all() or (owner[numbers] >= 0).any():

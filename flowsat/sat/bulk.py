@@ -35,9 +35,12 @@ def rounds(enc: Encoder, ways: np.ndarray, pairs: np.ndarray, partners: np.ndarr
     until it is small; that last frontier, not looked at yet. `ways`: each node's link each
     way (deduce.WAYS order, -1: none); `partners`: `deduce.partner_table` flattened;
     `on_time()` is called every round (it raises past the deadline)."""
-    dots = np.asarray(enc.dot)
+    dots = enc.dots
     u, v = enc.graph.edge_array[:, 0], enc.graph.edge_array[:, 1]
-    frontier = np.flatnonzero(enc.graph.on_array)
+    undecided = enc.graph.degree.copy()  # each node's links left undecided
+    # an empty cell with four links, none decided, keeps them all (each pairs straight):
+    # the first round looks at the others only
+    frontier = np.flatnonzero(enc.graph.on_array & ((undecided < len(WAYS)) | (dots >= 0)))
     link_stamp, node_stamp = np.zeros(len(u), dtype=np.int64), np.zeros(enc.size, np.int64)
     near = np.stack([enc.graph.toward_array[d] for d in WAYS], axis=1)  # the node each way
     while len(frontier) >= SMALL:
@@ -72,14 +75,28 @@ def rounds(enc: Encoder, ways: np.ndarray, pairs: np.ndarray, partners: np.ndarr
         if (state[made_on] == OFF).any():  # one end needs the link, the other cannot take it
             raise Contradiction
         state[made_on] = ON
-        np.add.at(made, u[made_on], 1)
-        np.add.at(made, v[made_on], 1)
-        if (made > need).any():
+        ends = np.concatenate([u[made_on], v[made_on]])
+        np.add.at(made, ends, 1)
+        if (made[ends] > need[ends]).any():
             raise Contradiction
-        squared = squares(enc, ways, state, made_on)
-        changed = np.concatenate([made_on, made_off, squared])
-        frontier = distinct(np.concatenate([u[changed], v[changed]]), node_stamp)
+        squared = squares(enc, ways, state, made_on, link_stamp)
+        frontier = next_frontier(u, v, np.concatenate([made_on, made_off, squared]), undecided,
+                                 made, need, node_stamp)
     return frontier
+
+
+def next_frontier(u: np.ndarray, v: np.ndarray, changed: np.ndarray, undecided: np.ndarray,
+                  made: np.ndarray, need: np.ndarray, stamp: np.ndarray) -> np.ndarray:
+    """The nodes of the links just decided that still have undecided links (counted down in
+    `undecided`); one left with no links to make and fewer than it needs is a
+    contradiction."""
+    ends = np.concatenate([u[changed], v[changed]])
+    np.subtract.at(undecided, ends, 1)
+    ends = distinct(ends, stamp)
+    done = undecided[ends] == 0
+    if (made[ends[done]] < need[ends[done]]).any():
+        raise Contradiction
+    return ends[~done]
 
 
 def distinct(values: np.ndarray, stamp: np.ndarray) -> np.ndarray:
@@ -90,31 +107,27 @@ def distinct(values: np.ndarray, stamp: np.ndarray) -> np.ndarray:
     return values[stamp[values] == at]
 
 
-def squares(enc: Encoder, ways: np.ndarray, state: np.ndarray, made_on: np.ndarray
-            ) -> np.ndarray:
+def squares(enc: Encoder, ways: np.ndarray, state: np.ndarray, made_on: np.ndarray,
+            stamp: np.ndarray) -> np.ndarray:
     """The 2x2 squares beside new links: three links made are a contradiction, two close the
-    others. The links closed."""
+    others. The links closed, each once (`stamp`: scratch space as long as the links)."""
     u, v = enc.graph.edge_array[:, 0], enc.graph.edge_array[:, 1]
-    a, b = u[made_on], v[made_on]
+    a, b = np.repeat(u[made_on], 2), np.repeat(v[made_on], 2)  # each new link's two sides
     across = b == a + 1
-    closed = []
-    for across_now, sides, along in ((True, (0, 1), 3), (False, (2, 3), 1)):
-        pick = across == across_now
-        a_, b_ = a[pick], b[pick]
-        for side in sides:
-            ea, eb = ways[a_, side], ways[b_, side]
-            ok = (ea >= 0) & (eb >= 0)
-            ea, eb, a2 = ea[ok], eb[ok], (u[ea[ok]] ^ v[ea[ok]] ^ a_[ok])
-            far = ways[a2, along]
-            ok = far >= 0
-            square = np.stack([ea[ok], eb[ok], far[ok]], axis=1)
-            made = (state[square] == ON).sum(axis=1)
-            if (made >= 2).any():
-                raise Contradiction
-            sides_left = square[(made == 1)[:, None] & (state[square] == UNDECIDED)]
-            state[sides_left] = OFF
-            closed.append(sides_left)
-    return np.concatenate(closed)
+    side = np.where(across, 0, 2) + np.tile([0, 1], len(made_on))  # up, down / left, right
+    ea, eb = ways[a, side], ways[b, side]  # the links from a and b to that side
+    ok = (ea >= 0) & (eb >= 0)
+    ea, eb, a, across = ea[ok], eb[ok], a[ok], across[ok]
+    far = ways[u[ea] ^ v[ea] ^ a, np.where(across, 3, 1)]  # the side's link along (right, down)
+    ok = far >= 0
+    square = np.stack([ea[ok], eb[ok], far[ok]], axis=1)
+    now = state[square]
+    made = (now == ON).sum(axis=1)
+    if (made >= 2).any():
+        raise Contradiction
+    closed = distinct(square[(made == 1)[:, None] & (now == UNDECIDED)], stamp)
+    state[closed] = OFF
+    return closed
 
 
 def chains(size: int, ends: np.ndarray) -> np.ndarray:
@@ -148,7 +161,7 @@ def chain_ends(enc: Encoder, state: np.ndarray, made: np.ndarray
     nodes = np.bincount(label[on_board.nonzero()[0]], minlength=size)
     if (links[links > 0] >= nodes[links > 0]).any():
         raise Contradiction
-    dots = np.asarray(enc.dot)
+    dots = enc.dots
     dotted = np.flatnonzero(dots >= 0)
     color = np.full(size, -1, dtype=np.int64)
     color[label[dotted]] = dots[dotted]

@@ -111,7 +111,7 @@ def blind(enc: Encoder) -> dict[tuple[int, int], np.ndarray]:
     """For each turn, named by its inside diagonal (dr, dc), the cells where that diagonal
     meets no dot nor hole before the edge of the board (row by row from the edge it runs to)."""
     h, w = enc.height, enc.width
-    stop = ~np.array(enc.board.on_board, dtype=bool).reshape(h, w)
+    stop = ~enc.graph.on_array[:h * w].reshape(h, w)
     stop.flat[[enc.index(c) for ends in enc.puzzle.dots.values() for c in ends]] = True
     found = {}
     for dr, dc in ((1, 1), (1, -1), (-1, 1), (-1, -1)):
@@ -172,10 +172,13 @@ class Propagation:
         self.u, self.v = table(g.edge_array[:, 0]), table(g.edge_array[:, 1])
         self.incident = table(g.incident_rows)  # padded with -1
         self.state = bytearray(len(g.edge_array))
-        self.made = [0] * enc.size  # links made at each node
-        self.need = [1 if d >= 0 else 2 for d in enc.dot]
-        self.other = list(range(enc.size))  # a chain end's other end
-        self.color = list(enc.dot)  # a chain end's color, -1 unknown
+        # links made at each node and needed, a chain end's other end and color (-1 unknown)
+        if self.bulk:
+            self.made, self.need = np.zeros(enc.size, dtype=np.int64), np.where(enc.dots >= 0, 1, 2)
+            self.other, self.color = np.arange(enc.size), enc.dots.copy()
+        else:
+            self.made, self.need = [0] * enc.size, [1 if d >= 0 else 2 for d in enc.dot]
+            self.other, self.color = list(range(enc.size)), list(enc.dot)
         self.optional = not rules.fill_all  # cells may stay empty
         self.touch = not rules.self_touch
         self.neighbors = g.neighbors if self.touch and has_triangles(enc) else None
@@ -218,19 +221,15 @@ class Propagation:
         links left undecided and the last frontier."""
         g = self.enc.graph
         state = np.zeros(len(self.state), dtype=np.uint8)
-        made = np.zeros(self.enc.size, dtype=np.int64)
         ways = np.stack([g.toward_edge[d] for d in WAYS], axis=1)
-        frontier = bulk.rounds(self.enc, ways, np.asarray(self.pairs),
-                               np.asarray(self.partners).ravel(), state, made,
-                               np.asarray(self.need), self.on_time)
-        other, color = bulk.chain_ends(self.enc, state, made)
+        frontier = bulk.rounds(self.enc, ways, self.pairs, np.asarray(self.partners).ravel(),
+                               state, self.made, self.need, self.on_time)
+        self.other, self.color = bulk.chain_ends(self.enc, state, self.made)
         self.state = bytearray(state.tobytes())
-        self.made, self.other, self.color = made.tolist(), other.tolist(), color.tolist()
-        open_ = g.edge_array[state == UNDECIDED].ravel()
-        self.todo = np.unique(np.concatenate([open_, frontier])).tolist()
-        self.queued = bytearray(self.enc.size)
-        for x in self.todo:
-            self.queued[x] = 1
+        todo = np.unique(np.concatenate([g.edge_array[state == UNDECIDED].ravel(), frontier]))
+        queued = np.zeros(self.enc.size, dtype=np.uint8)
+        queued[todo] = 1
+        self.todo, self.queued = todo.tolist(), bytearray(queued.tobytes())
 
     def visit(self, x: int) -> None:
         """Apply the rules at node x."""

@@ -195,7 +195,7 @@ def degree_clauses(p: Propagation, undecided: np.ndarray, clauses: list[list[int
         lits.setdefault(a, []).append(k + 1)
         lits.setdefault(b, []).append(k + 1)
     for node, xs in lits.items():
-        left = p.need[node] - p.made[node]
+        left = int(p.need[node] - p.made[node])
         if p.optional and p.made[node] == 0 and enc.dot[node] < 0:  # none or two
             clauses += card.at_most(xs, 2, "pairwise", None)
             clauses += [[-x, *(y for y in xs if y != x)] for x in xs]
