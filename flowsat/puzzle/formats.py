@@ -25,6 +25,7 @@ from flowsat.puzzle.model import EMPTY, Puzzle, not_a_cell, not_a_cell_message
 MAX_CELLS = 2_000_000  # boards above this are refused (the 1002x1002 spirals: 1,004,004 cells)
 MAX_BYTES = 64 * 2**20  # files above this are refused before they are read
 HEADER = re.compile(r"\s*(\d+)\s+(\d+)\s*$", re.ASCII)
+DOTS = re.compile(f"[^{re.escape(EMPTY)}]")  # a cell that is not empty
 
 
 class PuzzleError(Exception):
@@ -257,9 +258,8 @@ def dot_error(rows: list[str], row_lines: list[int], file: str) -> PuzzleError |
     seen: Counter[str] = Counter()
     first: dict[str, tuple[int, int]] = {}
     for r, row in enumerate(rows):
-        for c, ch in enumerate(row):
-            if ch == EMPTY:
-                continue
+        for found in DOTS.finditer(row):  # the cells that are not empty
+            c, ch = found.start(), found.group()
             seen[ch] += 1
             first.setdefault(ch, (row_lines[r], c + 1))
             if seen[ch] == 3:

@@ -114,6 +114,8 @@ def normalize_row(row: str) -> str:
 
 def not_a_cell(row: str) -> int | None:
     """The index of the row's first character that is no cell (not '.' nor a label), if any."""
+    if CELLS.issuperset(row):  # the usual case, without a step per character
+        return None
     return next((i for i, ch in enumerate(row) if ch not in CELLS), None)
 
 

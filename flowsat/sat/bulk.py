@@ -120,12 +120,14 @@ def squares(enc: Encoder, ways: np.ndarray, state: np.ndarray, made_on: np.ndarr
     ea, eb, a, across = ea[ok], eb[ok], a[ok], across[ok]
     far = ways[u[ea] ^ v[ea] ^ a, np.where(across, 3, 1)]  # the side's link along (right, down)
     ok = far >= 0
-    square = np.stack([ea[ok], eb[ok], far[ok]], axis=1)
-    now = state[square]
-    made = (now == ON).sum(axis=1)
+    square = ea[ok], eb[ok], far[ok]
+    now = [state[links] for links in square]
+    made = sum(s == ON for s in now)
     if (made >= 2).any():
         raise Contradiction
-    closed = distinct(square[(made == 1)[:, None] & (now == UNDECIDED)], stamp)
+    two = made == 1
+    closed = distinct(np.concatenate([links[two & (s == UNDECIDED)]
+                                      for links, s in zip(square, now, strict=True)]), stamp)
     state[closed] = OFF
     return closed
 
