@@ -18,8 +18,8 @@ variables for a million cells.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
 from bisect import bisect_left, bisect_right
+from dataclasses import dataclass, field
 from itertools import pairwise
 
 import numpy as np
@@ -94,7 +94,7 @@ def residue(p: Propagation) -> Residue:
     undecided = np.flatnonzero(state == UNDECIDED)
     res = Residue(state, undecided, chain, top=len(undecided))
     color = np.full(enc.size, -1, dtype=np.int64)  # each chain's known color, by its label
-    dots = np.asarray(enc.dot)
+    dots = enc.dots
     has_dot = dots >= 0
     color[chain[has_dot]] = dots[has_dot]
     colors = len(enc.colors)
@@ -103,30 +103,22 @@ def residue(p: Propagation) -> Residue:
     first = res.top + 1
     res.top += len(unknown) * colors
     var = {int(c): first + t * colors for t, c in enumerate(unknown.tolist())}  # chain -> vars
-
-    def one(c: int, k: int) -> int | None:
-        """The literal 'chain c has color k' (None: decided, see `known`)."""
-        return var[c] + k if c in var else None
-
-    def known(c: int, k: int) -> bool:
-        return int(color[c]) == k
+    base = np.zeros(enc.size, dtype=np.int64)  # each unknown chain's first color variable
+    base[unknown] = first + colors * np.arange(len(unknown))
 
     clauses = res.clauses
     may_stay_empty = [c for c in var if p.optional and p.made[c] == 0 and enc.dot[c] < 0]
-    for c, first_var in var.items():  # one color each (none for a cell that stays empty)
-        lits = list(range(first_var, first_var + colors))
-        clauses += card.at_most(lits, 1, "pairwise", None)
-        if c not in may_stay_empty:
-            clauses.append(lits)
+    one_color = base[unknown][:, None] + np.arange(colors)  # each chain's color literals
+    clauses += (-one_color[:, card.subset_columns(colors, 2)]).reshape(-1, 2).tolist()
+    clauses += one_color[~np.isin(unknown, may_stay_empty)].tolist()  # (none: stays empty)
     for c in may_stay_empty:  # a single cell: used when linked
         for k in np.flatnonzero((ends[undecided] == c).any(axis=1)).tolist():
             clauses.append([-(k + 1), *range(var[c], var[c] + colors)])
     degree_clauses(p, undecided, clauses)
     u_chain, v_chain = chain[ends[undecided, 0]], chain[ends[undecided, 1]]
     res.joins = list(zip(u_chain.tolist(), v_chain.tolist(), strict=True))
-    for k, (a, b) in enumerate(res.joins):
-        x = k + 1
-        clauses += relate(x, a, b, colors, one, known, differ=p.touch)
+    sides = Sides(base, color, colors)
+    clauses += sides.relate(np.arange(1, len(undecided) + 1), u_chain, v_chain, p.touch)
     if p.touch:
         off = ends[state == OFF]
         ca, cb = chain[off[:, 0]], chain[off[:, 1]]
@@ -136,71 +128,89 @@ def residue(p: Propagation) -> Residue:
         keys = np.unique(low * enc.size + high)  # each pair of chains once
         low, high = np.divmod(keys, enc.size)
         matter = (color[low] < 0) | (color[high] < 0) | (color[low] == color[high])
-        for a, b in zip(low[matter].tolist(), high[matter].tolist(), strict=True):
-            clauses += relate(None, a, b, colors, one, known, differ=True)
+        clauses += sides.relate(None, low[matter], high[matter], True)
     if any(not c for c in clauses):
         raise NoSolution
     return res
 
 
-def relate(x: int | None, a: int, b: int, colors: int, one, known, differ: bool
-           ) -> list[list[int]]:
-    """Clauses for chains a and b joined by link x: x makes them one color and, when
-    `differ`, not x makes their colors differ (x None: never linked)."""
-    out = []
-    for k in range(colors):
-        la, lb = one(a, k), one(b, k)
-        sides = [(la, known(a, k)), (lb, known(b, k))]
-        if x is not None:  # x -> (a has k <-> b has k)
-            for (l1, k1), (l2, k2) in (sides, sides[::-1]):
-                clause = implies([x], l1, k1, l2, k2)
-                if clause is not None:
-                    out.append(clause)
-        if differ:  # not x -> not (a has k and b has k)
-            clause = [] if x is None else [x]
-            dropped = False
-            for lit, sure in sides:
-                if lit is not None:
-                    clause.append(-lit)
-                elif not sure:
-                    dropped = True
-            if not dropped:
-                out.append(clause)
-    return out
+@dataclass
+class Sides:
+    """The chains' color literals, for clauses over many pairs of chains at once: `base`,
+    each unknown chain's first color variable (by its label); `color`, each known chain's
+    color (-1 unknown)."""
+
+    base: np.ndarray
+    color: np.ndarray
+    colors: int
+
+    def relate(self, x: np.ndarray | None, a: np.ndarray, b: np.ndarray, differ: bool
+               ) -> list[list[int]]:
+        """Clauses for chains a[i] and b[i] joined by link x[i]: x makes them one color and,
+        when `differ`, not x makes their colors differ (x None: never linked). A chain
+        whose color is known has no literal: a clause it satisfies is left out, a literal
+        it falsifies is dropped."""
+        out: list[list[int]] = []
+        n = len(a)
+        x = np.zeros(n, dtype=np.int64) if x is None else x  # 0: no link literal
+        unknown_a, unknown_b = self.color[a] < 0, self.color[b] < 0
+        both, only_b, only_a = unknown_a & unknown_b, ~unknown_a & unknown_b, unknown_a & ~unknown_b
+        neither = ~unknown_a & ~unknown_b
+        for k in range(self.colors):
+            la, lb = self.base[a] + k, self.base[b] + k  # 'has color k' (unknown chains)
+            ka, kb = self.color[a] == k, self.color[b] == k  # has it (known chains)
+            if x.any():  # x -> (a has k <-> b has k)
+                rows(out, x, both, -x, -la, lb)
+                rows(out, x, both, -x, -lb, la)
+                rows(out, x, only_b, -x, np.where(ka, lb, -lb))
+                rows(out, x, only_a, -x, np.where(kb, la, -la))
+                rows(out, x, neither & (ka != kb), -x)
+            if differ:  # not x -> not (a has k and b has k)
+                rows(out, x, both, x, -la, -lb)
+                rows(out, x, only_b & ka, x, -lb)
+                rows(out, x, only_a & kb, x, -la)
+                rows(out, x, neither & ka & kb, x)
+        return out
 
 
-def implies(pre: list[int], l1: int | None, k1: bool, l2: int | None, k2: bool
-            ) -> list[int] | None:
-    """The clause pre -> (side 1 has the color -> side 2 has it), None when it holds anyway."""
-    clause = [-x for x in pre]
-    if l1 is None:
-        if not k1:
-            return None
-    else:
-        clause.append(-l1)
-    if l2 is None:
-        if k2:
-            return None
-    else:
-        clause.append(l2)
-    return clause
+def rows(out: list[list[int]], x: np.ndarray, pick: np.ndarray, *columns: np.ndarray) -> None:
+    """Append the picked rows of the columns as clauses (the link column left out where x
+    is 0: no link)."""
+    if not pick.any():
+        return
+    table = np.stack([c[pick] for c in columns], axis=1)
+    linked = x[pick] != 0
+    out += table[linked].tolist()
+    out += table[~linked, 1:].tolist()
 
 
 def degree_clauses(p: Propagation, undecided: np.ndarray, clauses: list[list[int]]) -> None:
-    """Each open node makes as many undecided links as it still needs."""
+    """Each open node makes as many undecided links as it still needs (the nodes with as
+    many links, and as many to make, at once)."""
     enc = p.enc
-    ends = enc.graph.edge_array[undecided]
-    lits: dict[int, list[int]] = {}
-    for k, (a, b) in enumerate(ends.tolist()):
-        lits.setdefault(a, []).append(k + 1)
-        lits.setdefault(b, []).append(k + 1)
-    for node, xs in lits.items():
-        left = int(p.need[node] - p.made[node])
-        if p.optional and p.made[node] == 0 and enc.dot[node] < 0:  # none or two
+    if not len(undecided):
+        return
+    nodes = enc.graph.edge_array[undecided].ravel()
+    order = np.argsort(nodes, kind="stable")  # by node, each node's links in edge order
+    nodes, lits = nodes[order], np.repeat(np.arange(1, len(undecided) + 1), 2)[order]
+    starts = np.flatnonzero(np.r_[True, nodes[1:] != nodes[:-1]])
+    count = np.diff(np.r_[starts, len(nodes)])
+    node = nodes[starts]
+    made = np.asarray(p.made)[node]
+    left = np.asarray(p.need)[node] - made
+    empty = (made == 0) & (enc.dots[node] < 0) if p.optional else np.zeros(len(node), bool)
+    for at in np.flatnonzero(empty | (left < 1) | (left > count)).tolist():
+        xs = lits[starts[at]:starts[at] + count[at]].tolist()
+        if empty[at]:  # none or two
             clauses += card.at_most(xs, 2, "pairwise", None)
             clauses += [[-x, *(y for y in xs if y != x)] for x in xs]
         else:
-            clauses += card.exactly(xs, left, "pairwise", None)
+            clauses += card.exactly(xs, int(left[at]), "pairwise", None)
+    plain = ~empty & (left >= 1) & (left <= count)
+    for n, k in set(zip(count[plain].tolist(), left[plain].tolist(), strict=True)):
+        pick = plain & (count == n) & (left == k)
+        for rows_ in card.exactly_rows(lits[starts[pick][:, None] + np.arange(n)], k):
+            clauses += rows_.tolist()
 
 
 def search(p: Propagation, res: Residue, limit: int, name: str, deadline: float | None,
