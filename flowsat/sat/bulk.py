@@ -43,26 +43,21 @@ def rounds(enc: Encoder, ways: np.ndarray, pairs: np.ndarray, partners: np.ndarr
     frontier = np.flatnonzero(enc.graph.on_array & ((undecided < len(WAYS)) | (dots >= 0)))
     link_stamp, node_stamp = np.zeros(len(u), dtype=np.int64), np.zeros(enc.size, np.int64)
     near = np.stack([enc.graph.toward_array[d] for d in WAYS], axis=1)  # the node each way
+    clash = color_clash(dots, near)
+    room = made < need
+    rule = np.where(dots >= 0, NO_RULE, pairs)  # each node's part of the `corner_table`
+    table = corner_table(partners)
     while len(frontier) >= SMALL:
         on_time()
         links = ways[frontier]
         s = np.where(links >= 0, state[links], OFF)
-        other = near[frontier]  # -1 (the last node) where there is no link: s is OFF there
         mk, nd = made[frontier], need[frontier]
-        full = (mk >= nd)[:, None]
-        color_x, color_y = dots[frontier][:, None], dots[other]
-        possible = ((s == UNDECIDED) & ~full & (made[other] < need[other])
-                    & ~((color_x >= 0) & (color_y >= 0) & (color_x != color_y)))
-        open_ = possible @ BITS
+        # -1 (the last node) where there is no link: s is OFF there
+        possible = (s == UNDECIDED) & room[near[frontier]]
+        open_ = (possible @ BITS) & ~clash[frontier]
+        open_[mk >= nd] = 0
         made_bits = (s == ON) @ BITS
-        left = open_.copy()
-        turn = dots[frontier] < 0
-        row = pairs[frontier] * 16  # the cell's row of the partner table, flattened
-        with_link = turn & (made_bits > 0)
-        left[with_link] &= partners[row[with_link] + made_bits[with_link]]
-        alone = np.flatnonzero(turn & (made_bits == 0))
-        for _ in range(4):
-            left[alone] &= partners[row[alone] + left[alone]]
+        left = table[(rule[frontier] * 16 + made_bits) * 16 + open_]
         count = mk + POPCOUNT[left]
         if (count < nd).any():
             raise Contradiction
@@ -77,12 +72,41 @@ def rounds(enc: Encoder, ways: np.ndarray, pairs: np.ndarray, partners: np.ndarr
         state[made_on] = ON
         ends = np.concatenate([u[made_on], v[made_on]])
         np.add.at(made, ends, 1)
+        room[ends] = made[ends] < need[ends]
         if (made[ends] > need[ends]).any():
             raise Contradiction
         squared = squares(enc, ways, state, made_on, link_stamp)
         frontier = next_frontier(u, v, np.concatenate([made_on, made_off, squared]), undecided,
                                  made, need, node_stamp)
     return frontier
+
+
+def color_clash(dots: np.ndarray, near: np.ndarray) -> np.ndarray:
+    """Each node's directions (bits) toward a dot of another color: a dot's only."""
+    clash = np.zeros(len(dots), dtype=np.int64)
+    dotted = np.flatnonzero(dots >= 0)
+    other = near[dotted]
+    other_color = np.where(other >= 0, dots[other], -1)
+    clash[dotted] = ((other_color >= 0) & (other_color != dots[dotted][:, None])) @ BITS
+    return clash
+
+
+NO_RULE = 64  # the part of the corner table of a dot: no corner rule, every link kept
+
+
+def corner_table(partners: np.ndarray) -> np.ndarray:
+    """The corner rule as one table: at [(pair mask * 16 + links made) * 16 + links open]
+    (direction bits), the open links that pair with a made one straight or in a turn that
+    is not out, or, with none made, with another open one (a fixed point); at pair mask
+    NO_RULE the open links all."""
+    pair, made, open_ = np.meshgrid(np.arange(NO_RULE), np.arange(16), np.arange(16),
+                                    indexing="ij")
+    partner = partners.reshape(NO_RULE, 16)
+    alone = open_.copy()
+    for _ in range(len(WAYS)):  # each step removes a direction or none
+        alone &= partner[pair, alone]
+    table = np.where(made > 0, open_ & partner[pair, made], alone)
+    return np.concatenate([table.ravel(), np.tile(np.arange(16), 16)])
 
 
 def next_frontier(u: np.ndarray, v: np.ndarray, changed: np.ndarray, undecided: np.ndarray,
