@@ -217,10 +217,15 @@ class Board:
                      for around in zip(*ways, strict=True))
 
     @cached_property
+    def ways(self) -> np.ndarray:
+        """`toward_arrays` as one (size, directions) array."""
+        return np.stack([self.toward_arrays[d] for d in self.directions], axis=1)
+
+    @cached_property
     def _links(self) -> tuple[np.ndarray, np.ndarray]:
         """The links as an (L, 2) array in the documented order, and each one's direction
         (an index into `directions`) from its first cell."""
-        ways = np.stack([self.toward_arrays[d] for d in self.directions], axis=1)
+        ways = self.ways
         cells = np.arange(self.size, dtype=np.int64)[:, None]
         rows, ks = np.nonzero(ways > cells)  # holes have no neighbors: no links from them
         return np.stack([rows, ways[rows, ks]], axis=1).astype(np.int64), ks
@@ -240,6 +245,13 @@ class Board:
         out[links[:, 0], ks] = rows
         into[links[:, 1], ks] = rows  # one cell that way at most: a step is one to one
         return out, into
+
+    @cached_property
+    def link_ways(self) -> np.ndarray:
+        """Each cell's row of `links` each way (a (size, directions) array), -1 where none."""
+        out, into = self.link_rows
+        names = self.directions
+        return np.where(out >= 0, out, into[:, [names.index(OPPOSITE[n]) for n in names]])
 
     @cached_property
     def link_list(self) -> list[tuple[int, int]]:

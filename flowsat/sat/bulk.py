@@ -42,7 +42,7 @@ def rounds(enc: Encoder, ways: np.ndarray, pairs: np.ndarray, partners: np.ndarr
     # the first round looks at the others only
     frontier = np.flatnonzero(enc.graph.on_array & ((undecided < len(WAYS)) | (dots >= 0)))
     link_stamp, node_stamp = np.zeros(len(u), dtype=np.int64), np.zeros(enc.size, np.int64)
-    near = np.stack([enc.graph.toward_array[d] for d in WAYS], axis=1)  # the node each way
+    near = enc.board.ways  # the node each way (WAYS: the square board's directions)
     clash = color_clash(dots, near)
     room = made < need
     rule = np.where(dots >= 0, NO_RULE, pairs)  # each node's part of the `corner_table`

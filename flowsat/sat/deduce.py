@@ -221,7 +221,7 @@ class Propagation:
         links left undecided and the last frontier."""
         g = self.enc.graph
         state = np.zeros(len(self.state), dtype=np.uint8)
-        ways = np.stack([g.toward_edge[d] for d in WAYS], axis=1)
+        ways = self.enc.board.link_ways  # no bridges: the board's links are the graph's
         frontier = bulk.rounds(self.enc, ways, self.pairs, np.asarray(self.partners).ravel(),
                                state, self.made, self.need, self.on_time)
         self.other, self.color = bulk.chain_ends(self.enc, state, self.made)

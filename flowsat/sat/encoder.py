@@ -23,7 +23,7 @@ from functools import cached_property, lru_cache
 import numpy as np
 from pysat.formula import IDPool
 
-from flowsat.puzzle.board import OPPOSITE, Board
+from flowsat.puzzle.board import Board
 from flowsat.puzzle.model import Cell, Puzzle
 from flowsat.puzzle.rules import DEFAULT_RULES, Rules
 from flowsat.sat import card
@@ -236,12 +236,11 @@ def graph(board: Board) -> Graph:
 
 def board_tables(board: Board, toward_array: dict[tuple[int, int], np.ndarray]
                  ) -> tuple[dict[tuple[int, int], np.ndarray], np.ndarray, np.ndarray]:
-    """`edge_rows` and `incidence` of a board without bridges, from the board's link rows
-    (its links are the edges): no sort of the edges."""
-    out, into = board.link_rows
+    """`edge_rows` and `incidence` of a board without bridges, from the board's links each
+    way (its links are the edges): no sort of the edges."""
     names = board.directions
     way = {d: names.index(name) for d, name in DIRECTION.items() if d in toward_array}
-    rows = np.where(out >= 0, out, into[:, [names.index(OPPOSITE[n]) for n in names]])
+    rows = board.link_ways.copy()
     toward_edge = {d: rows[:, k].copy() for d, k in way.items()}
     degree = (rows >= 0).sum(axis=1)
     rows[rows < 0] = len(board.links)  # sorted last, then -1 again

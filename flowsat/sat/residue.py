@@ -137,8 +137,9 @@ def residue(p: Propagation) -> Residue:
 @dataclass
 class Sides:
     """The chains' color literals, for clauses over many pairs of chains at once: `base`,
-    each unknown chain's first color variable (by its label); `color`, each known chain's
-    color (-1 unknown)."""
+    the first color variable of each chain of unknown color at an undecided link (by its
+    label; 0: none); `color`, each chain's known color (-1 unknown: with no variable, a
+    cell that stays empty, of no color)."""
 
     base: np.ndarray
     color: np.ndarray
@@ -153,7 +154,7 @@ class Sides:
         out: list[list[int]] = []
         n = len(a)
         x = np.zeros(n, dtype=np.int64) if x is None else x  # 0: no link literal
-        unknown_a, unknown_b = self.color[a] < 0, self.color[b] < 0
+        unknown_a, unknown_b = self.base[a] > 0, self.base[b] > 0  # (else none of k: empty)
         both, only_b, only_a = unknown_a & unknown_b, ~unknown_a & unknown_b, unknown_a & ~unknown_b
         neither = ~unknown_a & ~unknown_b
         for k in range(self.colors):
