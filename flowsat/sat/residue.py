@@ -20,7 +20,7 @@ from __future__ import annotations
 import time
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
-from itertools import pairwise
+from itertools import pairwise, repeat
 
 import numpy as np
 
@@ -274,13 +274,32 @@ def trace(enc: Encoder, state: np.ndarray) -> Paths:
     home = np.asarray(enc.home) if enc.second else None  # else each node is its cell
     paths: Paths = {}
     for color, (a, b) in enc.puzzle.dots.items():
-        nodes = runs.walk(enc.index(a), enc.index(b))
-        if nodes is None:
+        pieces = runs.walk(enc.index(a), enc.index(b))
+        if pieces is None:
             raise AssertionError(f"{enc.puzzle.name}: path {color!r} breaks")
-        cells = np.fromiter(nodes, dtype=np.int64, count=len(nodes))
-        rows, cols = np.divmod(cells if home is None else home[cells], enc.width)
+        if home is None:
+            paths[color] = cells_of(pieces, enc.width)
+            continue
+        nodes = [n for first, last, step in pieces for n in range(first, last + step, step)]
+        rows, cols = np.divmod(home[nodes], enc.width)
         paths[color] = list(zip(rows.tolist(), cols.tolist(), strict=True))
     return paths
+
+
+def cells_of(pieces: list[tuple[int, int, int]], width: int) -> list[tuple[int, int]]:
+    """The cells of a path of pieces (first node, last node, step) where each node is its
+    cell: a piece is part of a row or of a column."""
+    cells: list[tuple[int, int]] = []
+    for first, last, step in pieces:
+        r, c = divmod(first, width)
+        if first == last:
+            cells.append((r, c))
+        elif abs(step) == width:  # down or up a column
+            way = 1 if step > 0 else -1
+            cells += zip(range(r, r + (last - first) // width + way, way), repeat(c))
+        else:  # along a row
+            cells += zip(repeat(r), range(c, c + last - first + step, step))
+    return cells
 
 
 class Runs:
@@ -309,13 +328,14 @@ class Runs:
         self.row_stops = np.flatnonzero(~in_row).tolist()
         self.column_stops = np.sort(self.key(node[~in_column])).tolist()
 
-    def walk(self, start: int, end: int) -> list[int] | None:
-        """The nodes from start to end along the links (None: the links break off or loop)."""
+    def walk(self, start: int, end: int) -> list[tuple[int, int, int]] | None:
+        """The nodes from start to end along the links, as pieces (first node, last node,
+        step): single nodes and runs (None: the links break off or loop)."""
         first, then, w = self.first, self.then, self.width
-        path, prev, cur = [start], -1, start
+        pieces, prev, cur, length = [(start, start, 1)], -1, start, 1
         while cur != end:
             nxt = int(first[cur] if first[cur] != prev else then[cur])
-            if nxt < 0 or len(path) > self.size:
+            if nxt < 0 or length > self.size:
                 return None
             step = nxt - cur
             if step in (1, -1) and self.in_row[nxt]:
@@ -323,12 +343,12 @@ class Runs:
             elif step in (w, -w) and self.in_column[nxt]:
                 stop = self.from_key(run_end(self.column_stops, self.key(nxt), step > 0))
             else:
-                path.append(nxt)
-                prev, cur = cur, nxt
+                pieces.append((nxt, nxt, 1))
+                prev, cur, length = cur, nxt, length + 1
                 continue
-            path.extend(range(nxt, stop + step, step))  # the run, and the node that ends it
-            prev, cur = stop - step, stop
-        return path
+            pieces.append((nxt, stop, step))  # the run, and the node that ends it
+            prev, cur, length = stop - step, stop, length + (stop - nxt) // step + 1
+        return pieces
 
     def key(self, node: int) -> int:
         return node % self.width * self.height + node // self.width
