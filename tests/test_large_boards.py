@@ -1,5 +1,5 @@
 """The array paths of million-cell boards against the plain ones they replace: the graph's
-tables from the board's link rows, paths traced run by run, the residue formula made by
+tables from the board's links each way, paths traced run by run, the residue formula made by
 groups (all on small random boards of every kind)."""
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ def board_of(shape: str, wrap: bool, size: int, extra: int) -> Board:
 
 @settings(max_examples=60, deadline=None)
 @given(**kinds, holes=st.booleans(), walls=st.booleans())
-def test_the_graph_tables_from_link_rows_are_the_sorted_ones(shape, wrap, size, extra, seed,
+def test_the_graph_tables_from_link_ways_are_the_sorted_ones(shape, wrap, size, extra, seed,
                                                              holes, walls):
     rng = random.Random(seed)
     board = board_of(shape, wrap, size, extra)

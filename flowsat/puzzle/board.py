@@ -18,7 +18,7 @@ API (stable):
   `neighbors[i]`: those neighbors in direction order.
 - `links`: numpy int array (L, 2) of the open links (a < b), in the order `for i in cells: for
   j in neighbors[i]: if i < j` (on a plain square board the order flowsat always used);
-  `link_rows`: each cell's rows of `links` by direction, from it and into it;
+  `link_ways`: each cell's row of `links` each way (-1: none);
   `link_index[(a, b)]`: a link's row; `wraps`: numpy bool array (L,), the links that wrap.
 - `axes[b]` for each bridge cell b: its straight-through pairs of neighbors `((left, right),
   (up, down))`, one per flow that crosses it (pass 0 across, pass 1 up and down);
@@ -235,23 +235,16 @@ class Board:
         return self._links[0]
 
     @cached_property
-    def link_rows(self) -> tuple[np.ndarray, np.ndarray]:
-        """Each cell's rows of `links` by direction, -1 where it has none that way: from the
-        cell (the links it is first in), and into it (the links that reach it that way from
-        their first cell): two (size, directions) arrays, made by scattering, no sort."""
-        (links, ks), shape = self._links, (self.size, len(self.directions))
-        rows = np.arange(len(links), dtype=np.int64)
-        out, into = np.full(shape, -1, dtype=np.int64), np.full(shape, -1, dtype=np.int64)
-        out[links[:, 0], ks] = rows
-        into[links[:, 1], ks] = rows  # one cell that way at most: a step is one to one
-        return out, into
-
-    @cached_property
     def link_ways(self) -> np.ndarray:
-        """Each cell's row of `links` each way (a (size, directions) array), -1 where none."""
-        out, into = self.link_rows
-        names = self.directions
-        return np.where(out >= 0, out, into[:, [names.index(OPPOSITE[n]) for n in names]])
+        """Each cell's row of `links` each way (a (size, directions) array, -1 where none),
+        made by scattering each link to its two cells (a step is one to one: no sort)."""
+        (links, ks), names = self._links, self.directions
+        back = np.array([names.index(OPPOSITE[n]) for n in names])[ks]
+        rows = np.arange(len(links), dtype=np.int64)
+        found = np.full((self.size, len(names)), -1, dtype=np.int64)
+        found[links[:, 0], ks] = rows
+        found[links[:, 1], back] = rows
+        return found
 
     @cached_property
     def link_list(self) -> list[tuple[int, int]]:
