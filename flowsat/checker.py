@@ -74,7 +74,7 @@ def right_by_arrays(puzzle: Puzzle, paths: Paths, rules: Rules) -> bool:
     board, h, w = puzzle.board, puzzle.height, puzzle.width
     if set(paths) != set(puzzle.dots):
         return False
-    on_board = np.array(board.on_board, dtype=bool)
+    on_board = board.on_array
     dot_cells = np.zeros(board.size, dtype=bool)
     owner = np.full(board.size, -1, dtype=np.int64)
     place = np.zeros(board.size, dtype=np.int64)
@@ -101,7 +101,7 @@ def right_by_arrays(puzzle: Puzzle, paths: Paths, rules: Rules) -> bool:
         dot_cells[[board.number(a), board.number(b)]] = True
     if any(dot_cells[numbers[1:-1]].any() for numbers in numbered):
         return False
-    ways = np.stack([board.toward_arrays[d] for d in board.directions], axis=1)
+    ways = board.ways
     for numbers in numbered:  # each step to a neighbor through an open link
         if not (ways[numbers[:-1]] == numbers[1:, None]).any(axis=1).all():
             return False

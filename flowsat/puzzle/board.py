@@ -9,7 +9,8 @@ API (stable):
   cells (a wrap included) whose link is blocked. `Board.square(w, h)` is the plain board.
 - `problem()`: what makes the description impossible (None when it is fine); `kind`: a name
   such as `square`, `hex+holes`, `square+walls+bridges+warps`; `plain`: kind == "square".
-- `number((r, c))`, `cell(i)`, `size` (= width * height, holes included), `on_board[i]`,
+- `number((r, c))`, `cell(i)`, `size` (= width * height, holes included), `on_board[i]`
+  (`on_array` as an array),
   `cells` (the numbers of the cells on the board, increasing).
 - `directions`: the direction names of the shape, in a fixed order (square: up, down, left,
   right; hex: up, down, up-left, up-right, down-left, down-right), `OPPOSITE[d]`.
@@ -132,6 +133,13 @@ class Board:
         if not self.holes:
             return (True,) * self.size
         return tuple(i not in self.holes for i in range(self.size))
+
+    @cached_property
+    def on_array(self) -> np.ndarray:
+        """`on_board` as a bool array."""
+        found = np.ones(self.size, dtype=bool)
+        found[sorted(self.holes)] = False
+        return found
 
     @cached_property
     def cells(self) -> tuple[int, ...]:

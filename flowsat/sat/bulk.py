@@ -136,13 +136,14 @@ def squares(enc: Encoder, ways: np.ndarray, state: np.ndarray, made_on: np.ndarr
     """The 2x2 squares beside new links: three links made are a contradiction, two close the
     others. The links closed, each once (`stamp`: scratch space as long as the links)."""
     u, v = enc.graph.edge_array[:, 0], enc.graph.edge_array[:, 1]
+    flat, n = ways.ravel(), len(WAYS)  # ways[x, k] is flat[x * n + k]
     a, b = np.repeat(u[made_on], 2), np.repeat(v[made_on], 2)  # each new link's two sides
     across = b == a + 1
-    side = np.where(across, 0, 2) + np.tile([0, 1], len(made_on))  # up, down / left, right
-    ea, eb = ways[a, side], ways[b, side]  # the links from a and b to that side
+    side = np.where(across, 0, 2) + (np.arange(len(a)) & 1)  # up, down / left, right
+    ea, eb = flat[a * n + side], flat[b * n + side]  # the links from a and b to that side
     ok = (ea >= 0) & (eb >= 0)
     ea, eb, a, across = ea[ok], eb[ok], a[ok], across[ok]
-    far = ways[u[ea] ^ v[ea] ^ a, np.where(across, 3, 1)]  # the side's link along (right, down)
+    far = flat[(u[ea] ^ v[ea] ^ a) * n + np.where(across, 3, 1)]  # the side's link along
     ok = far >= 0
     square = ea[ok], eb[ok], far[ok]
     now = [state[links] for links in square]

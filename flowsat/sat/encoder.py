@@ -225,8 +225,7 @@ def graph(board: Board) -> Graph:
                      for d, ns in passes[2].items()} if bridges
                     else {d: board.toward_arrays[name] for d, name in DIRECTION.items()
                           if board.shape == "square"})
-    on_array = np.ones(size, dtype=bool)
-    on_array[sorted(board.holes)] = False
+    on_array = np.r_[board.on_array, np.ones(len(bridges), dtype=bool)]
     tables = (edge_rows(edge_array, toward_array, size), *incidence(edge_array, size)
               ) if bridges else board_tables(board, toward_array)
     return Graph(second, size, [*range(board.size), *bridges], on,
