@@ -47,7 +47,7 @@ from flowsat.puzzle import (
 )
 from flowsat.puzzle.rules import Rules
 from flowsat.render.text import draw, rule_note, summary
-from flowsat.result import Result, UsageError, error_record, to_record
+from flowsat.result import Result, UsageError, error_record, record_json, to_record
 from flowsat.solve import BACKENDS, blame, takes
 from flowsat.solve import solve as solve_puzzle
 
@@ -647,7 +647,7 @@ def run_one(puzzle: Puzzle, backend: str, options: dict, rules: Rules,
 def emit(puzzle: Puzzle, result: Result, backend: str, fmt: SolveFormat, color: bool,
          quiet: bool, rules: Rules) -> None:
     if fmt is SolveFormat.json:
-        typer.echo(json.dumps(to_record(puzzle, result, backend, rules), separators=(",", ":")))
+        typer.echo(record_json(to_record(puzzle, result, backend, rules)))
     elif fmt is SolveFormat.rows:
         typer.echo(answer_rows(puzzle, result))
     else:

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any, Literal
+
+import numpy as np
 
 from flowsat.puzzle.model import Paths, Puzzle, solution_grid
 from flowsat.puzzle.rules import Rules
@@ -47,6 +51,37 @@ def to_record(puzzle: Puzzle, result: Result, backend: str, rules: Rules) -> dic
         if solved else None,
         "stats": result.stats, "error": result.error,
     }
+
+
+def record_json(record: dict[str, Any]) -> str:
+    """A record as one line of JSON, the text of `json.dumps(record, separators=(",", ":"))`,
+    its paths written with each number's text made once (a million cells in a tenth of a
+    second: json writes each number)."""
+    if not record.get("paths"):
+        return json.dumps(record, separators=(",", ":"))
+    items = list(record.items())
+    at = list(record).index("paths")
+    head = json.dumps(dict(items[:at]), separators=(",", ":"))[:-1]  # "{...", no "}"
+    tail = json.dumps(dict(items[at + 1:]), separators=(",", ":"))[1:]  # "...}", no "{"
+    paths = ",".join(f"{json.dumps(color)}:{cells_json(path)}"
+                     for color, path in record["paths"].items())
+    return (f"{head}{',' if at else ''}\"paths\":{{{paths}}}"
+            f"{',' if at + 1 < len(items) else ''}{tail}")
+
+
+def cells_json(path: list) -> str:
+    """A path of (row, column) cells (ints) as JSON: [[r,c],...]."""
+    if not path:
+        return "[]"
+    rows, cols = (np.fromiter(map(itemgetter(k), path), dtype=np.int64, count=len(path))
+                  for k in (0, 1))
+    low = int(min(rows.min(), cols.min()))
+    texts = [str(n) for n in range(low, int(max(rows.max(), cols.max())) + 1)]
+    opening = np.array([f"[{t}," for t in texts], dtype=object)
+    closing = np.array([f"{t}]," for t in texts], dtype=object)
+    pieces = np.empty(2 * len(path), dtype=object)
+    pieces[0::2], pieces[1::2] = opening[rows - low], closing[cols - low]
+    return f"[{''.join(pieces.tolist())[:-1]}]"
 
 
 def board_fields(puzzle: Puzzle) -> dict[str, Any]:

@@ -1,9 +1,10 @@
 """The array paths of million-cell boards against the plain ones they replace: the graph's
 tables from the board's links each way, paths traced run by run, the residue formula made by
-groups (all on small random boards of every kind)."""
+groups (all on small random boards of every kind), records written as JSON."""
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import replace
 from itertools import pairwise
@@ -15,6 +16,7 @@ from hypothesis import strategies as st
 
 from flowsat.generate.cover import random_level
 from flowsat.puzzle import Board, Rules
+from flowsat.result import record_json
 from flowsat.sat import encoder
 from flowsat.sat.deduce import OFF, ON
 from flowsat.sat.encoder import Encoder
@@ -116,3 +118,15 @@ def test_the_residue_formula_of_any_residue_agrees_with_the_encoding(shape, wrap
         on = solve(puzzle, rules=rules, deduce=True)
     assert on.status == off.status, (puzzle.board, puzzle.rows, rules)
     assert "encode_s" not in on.stats  # no encoding was made
+
+
+cells = st.lists(st.tuples(st.integers(0, 1200), st.integers(0, 1200)), max_size=30)
+
+
+@settings(max_examples=100, deadline=None)
+@given(paths=st.one_of(st.none(), st.dictionaries(st.text(max_size=3), cells, max_size=4)),
+       before=st.dictionaries(st.sampled_from(["file", "index", "grid"]), st.text(max_size=5)),
+       after=st.dictionaries(st.sampled_from(["stats", "error"]), st.integers()))
+def test_a_record_is_written_as_json_writes_it(paths, before, after):
+    record = {**before, "paths": paths, **after}
+    assert record_json(record) == json.dumps(record, separators=(",", ":"))
