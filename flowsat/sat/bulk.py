@@ -45,6 +45,11 @@ def rounds(enc: Encoder, ways: np.ndarray, pairs: np.ndarray, partners: np.ndarr
     near = enc.board.ways  # the node each way (WAYS: the square board's directions)
     clash = color_clash(dots, near)
     room = made < need
+    # each node's room, and a row of padding before and after it: a node's neighbors are
+    # at `steps` from it (square board, no wrap), and a missing one is never looked at
+    steps = np.array([-enc.width, enc.width, -1, 1])  # WAYS
+    room_around = np.r_[np.zeros(enc.width, bool), room, np.zeros(enc.width, bool)]
+    room = room_around[enc.width:enc.width + len(room)]  # a view: kept up to date there
     rule = np.where(dots >= 0, NO_RULE, pairs)  # each node's part of the `corner_table`
     table = corner_table(partners)
     while len(frontier) >= SMALL:
@@ -53,7 +58,7 @@ def rounds(enc: Encoder, ways: np.ndarray, pairs: np.ndarray, partners: np.ndarr
         s = np.where(links >= 0, state[links], OFF)
         mk, nd = made[frontier], need[frontier]
         # -1 (the last node) where there is no link: s is OFF there
-        possible = (s == UNDECIDED) & room[near[frontier]]
+        possible = (s == UNDECIDED) & room_around[(frontier + enc.width)[:, None] + steps]
         open_ = (possible @ BITS) & ~clash[frontier]
         open_[mk >= nd] = 0
         made_bits = (s == ON) @ BITS
