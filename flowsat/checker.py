@@ -102,8 +102,11 @@ def right_by_arrays(puzzle: Puzzle, paths: Paths, rules: Rules) -> bool:
     if any(dot_cells[numbers[1:-1]].any() for numbers in numbered):
         return False
     ways = board.ways
-    for numbers in numbered:  # each step to a neighbor through an open link
-        if not (ways[numbers[:-1]] == numbers[1:, None]).any(axis=1).all():
+    for numbers in numbered:  # each step to a neighbor through an open link, a way a time
+        step = np.zeros(len(numbers) - 1, dtype=bool)
+        for way in ways.T:
+            step |= way[numbers[:-1]] == numbers[1:]
+        if not step.all():
             return False
     links = board.links
     if rules.fill_all and (owner[on_board] < 0).any():

@@ -236,7 +236,7 @@ class Board:
         ways = self.ways
         cells = np.arange(self.size, dtype=np.int64)[:, None]
         rows, ks = np.nonzero(ways > cells)  # holes have no neighbors: no links from them
-        return np.stack([rows, ways[rows, ks]], axis=1).astype(np.int64), ks
+        return np.stack([rows, ways[rows, ks]], axis=1).astype(np.int64, copy=False), ks
 
     @cached_property
     def links(self) -> np.ndarray:
