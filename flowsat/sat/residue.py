@@ -325,8 +325,11 @@ class Runs:
         in_column = (low >= 0) & (low == node - self.width) & (high == node + self.width)
         self.in_row, self.in_column = in_row.tobytes(), in_column.tobytes()
         # the nodes that end runs: along a row by number, along a column by column then row
+        # (the key's order: the nodes' grid, padded to whole rows, read column by column)
         self.row_stops = np.flatnonzero(~in_row).tolist()
-        self.column_stops = np.sort(self.key(node[~in_column])).tolist()
+        grid = np.ones(self.height * self.width, dtype=bool)
+        grid[:enc.size] = ~in_column
+        self.column_stops = np.flatnonzero(grid.reshape(self.height, self.width).T).tolist()
 
     def walk(self, start: int, end: int) -> list[tuple[int, int, int]] | None:
         """The nodes from start to end along the links, as pieces (first node, last node,
