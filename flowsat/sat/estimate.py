@@ -86,7 +86,7 @@ def probe(colors: int, free_rows: int) -> Puzzle:
 def cell_count(puzzle: Puzzle) -> int:
     """The nodes of the board's graph: its cells, a bridge counting twice (two passes)."""
     board = puzzle.board
-    return len(board.cells) + len(board.bridges)
+    return board.size - len(board.holes) + len(board.bridges)
 
 
 def free_cells(puzzle: Puzzle) -> int:
