@@ -18,7 +18,7 @@ from flowsat.generate.cover import random_level
 from flowsat.puzzle import Board, Rules
 from flowsat.result import record_json
 from flowsat.sat import encoder
-from flowsat.sat.deduce import OFF, ON
+from flowsat.sat.deduce import OFF, ON, deduce
 from flowsat.sat.encoder import Encoder
 from flowsat.sat.residue import trace
 from flowsat.solve import solve
@@ -130,3 +130,20 @@ cells = st.lists(st.tuples(st.integers(0, 1200), st.integers(0, 1200)), max_size
 def test_a_record_is_written_as_json_writes_it(paths, before, after):
     record = {**before, "paths": paths, **after}
     assert record_json(record) == json.dumps(record, separators=(",", ":"))
+
+
+@settings(max_examples=40, deadline=None)
+@given(size=st.integers(4, 14), length=st.sampled_from([5.0, 15.0, 40.0]),
+       small=st.sampled_from([1, 8, 64]), swap=st.booleans(), seed=st.integers(0, 10**6))
+def test_the_numpy_rounds_then_the_worklist_force_what_the_worklist_alone_forces(
+        size, length, small, swap, seed):
+    rng = random.Random(seed)
+    puzzle, _ = random_level(Board(size, size), rng, Rules(False), mean_length=length)
+    if swap and len(puzzle.dots) > 1:
+        puzzle = swapped(puzzle, rng)
+    alone = deduce(Encoder(puzzle)).state
+    with patch.multiple("flowsat.sat.deduce", BULK_FROM=0), patch.multiple("flowsat.sat.bulk",
+                                                                           SMALL=small):
+        rounds = deduce(Encoder(puzzle)).state  # each frontier down to `small` nodes
+    assert (alone is None) == (rounds is None)
+    assert alone is None or np.array_equal(alone, rounds)

@@ -226,7 +226,13 @@ class Propagation:
                                state, self.made, self.need, self.on_time)
         self.other, self.color = bulk.chain_ends(self.enc, state, self.made)
         self.state = bytearray(state.tobytes())
-        todo = np.unique(np.concatenate([g.edge_array[state == UNDECIDED].ravel(), frontier]))
+        # the rounds left every node stable under their rules but the last frontier's: what
+        # the worklist adds is the chains' (no cycle, one color), which only bite at the
+        # ends of an undecided link that would close a chain or join two colors
+        a, b = g.edge_array[state == UNDECIDED].T
+        ca, cb = self.color[a], self.color[b]
+        bite = (self.other[a] == b) | ((ca >= 0) & (cb >= 0) & (ca != cb))
+        todo = np.unique(np.concatenate([a[bite], b[bite], frontier]))
         queued = np.zeros(self.enc.size, dtype=np.uint8)
         queued[todo] = 1
         self.todo, self.queued = todo.tolist(), bytearray(queued.tobytes())
