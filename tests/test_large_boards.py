@@ -53,6 +53,7 @@ def test_the_graph_tables_from_link_ways_are_the_sorted_ones(shape, wrap, size, 
     for d, row in sorted_rows.items():
         assert np.array_equal(g.toward_edge[d], row), d
     assert g.cells == [board.cell(i) for i in range(board.size)]
+    assert g.nodes == np.flatnonzero(g.on_array).tolist() == list(board.cells)
 
 
 def walked(enc: Encoder, state: np.ndarray, start: int, end: int) -> list[int]:

@@ -228,8 +228,9 @@ def graph(board: Board) -> Graph:
     on_array = np.r_[board.on_array, np.ones(len(bridges), dtype=bool)]
     tables = (edge_rows(edge_array, toward_array, size), *incidence(edge_array, size)
               ) if bridges else board_tables(board, toward_array)
-    return Graph(second, size, [*range(board.size), *bridges], on,
-                 np.flatnonzero(on_array).tolist(), second_pass, edge_array, toward_array,
+    home = [*range(board.size), *bridges]
+    nodes = home[:] if not bridges and on_array.all() else np.flatnonzero(on_array).tolist()
+    return Graph(second, size, home, on, nodes, second_pass, edge_array, toward_array,
                  *tables, on_array, board, passes)
 
 
