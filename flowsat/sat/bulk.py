@@ -2,7 +2,9 @@
 
 Where the corner rule holds (`deduce.corners_hold`), most links are forced by the degree,
 corner-pair and 2x2 rules alone, ring after ring: each round applies them, with numpy, to the
-nodes next to a link decided in the round before (the frontier), not to the whole board.
+nodes next to a link decided in the round before that still have undecided links (the
+frontier), not to the whole board; the first round to the cells with a dot or fewer than
+four links (an empty cell with four undecided links keeps them all).
 Chains and their colors are left to the worklist that follows (`deduce.Propagation`), which
 also takes over once the frontier is small. Every rule here is one of the worklist's, so
 what this phase decides every solution has; a node left without its links is a
@@ -57,7 +59,6 @@ def rounds(enc: Encoder, ways: np.ndarray, pairs: np.ndarray, partners: np.ndarr
         links = ways[frontier]
         s = np.where(links >= 0, state[links], OFF)
         mk, nd = made[frontier], need[frontier]
-        # -1 (the last node) where there is no link: s is OFF there
         possible = (s == UNDECIDED) & room_around[(frontier + enc.width)[:, None] + steps]
         open_ = (possible @ BITS) & ~clash[frontier]
         open_[mk >= nd] = 0
