@@ -52,6 +52,9 @@ def test_the_graph_tables_from_link_ways_are_the_sorted_ones(shape, wrap, size, 
     sorted_rows = encoder.edge_rows(g.edge_array, g.toward_array, g.size) if len(links) else {}
     for d, row in sorted_rows.items():
         assert np.array_equal(g.toward_edge[d], row), d
+    if sorted_rows:  # the ways in bulk.WAYS order, from the board's table
+        ways = [sorted_rows[d] for d in (encoder.UP, encoder.DOWN, encoder.LEFT, encoder.RIGHT)]
+        assert np.array_equal(g.way_rows[0], np.stack(ways, axis=1))
     assert g.cells == [board.cell(i) for i in range(board.size)]
     assert g.nodes == np.flatnonzero(g.on_array).tolist() == list(board.cells)
 

@@ -252,6 +252,7 @@ class Board:
         found = np.full((self.size, len(names)), -1, dtype=np.int64)
         found[links[:, 0], ks] = rows
         found[links[:, 1], back] = rows
+        found.flags.writeable = False  # shared (the graph's way rows)
         return found
 
     @cached_property

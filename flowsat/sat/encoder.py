@@ -198,7 +198,8 @@ class Graph:
     def way_rows(self) -> tuple[np.ndarray, np.ndarray]:
         """`toward_edge` of the ways in `bulk.WAYS` order as the columns of one (size, 4)
         array (-1: none), and each node's ways that have an edge as bits of a number."""
-        rows = np.stack([self.toward_edge[d] for d in (UP, DOWN, LEFT, RIGHT)], axis=1)
+        rows = (np.stack([self.toward_edge[d] for d in (UP, DOWN, LEFT, RIGHT)], axis=1)
+                if self.passes else self.board.link_ways)  # the board's: its edges are ours
         return rows, (rows >= 0) @ (1 << np.arange(rows.shape[1]))
 
     @cached_property
