@@ -43,8 +43,8 @@ def check(puzzle: Puzzle, paths: Paths, rules: Rules = DEFAULT_RULES) -> None:
 def problems(puzzle: Puzzle, paths: Paths, rules: Rules = DEFAULT_RULES) -> list[str]:
     """Every rule the solution breaks, one message each; an empty list means it is right.
     A board without bridges of `ARRAYS_FROM` cells or more is first checked with arrays (a
-    million cells in a second); only a solution that fails that check is gone through cell by
-    cell for its messages."""
+    million cells in a fifth of a second); only a solution that fails that check is gone
+    through cell by cell for its messages."""
     board = puzzle.board
     if not board.bridges and board.size >= ARRAYS_FROM and right_by_arrays(puzzle, paths, rules):
         return []
