@@ -24,9 +24,10 @@ from flowsat.puzzle.rules import DEFAULT_RULES, Rules
 
 Node = int | tuple[int, int]  # a cell's number, or (bridge cell, its pass)
 # boards of this many cells and more are checked with arrays first: below it the cell-by-cell
-# check is the faster (numpy's cost a call outweighs the work: 0.17 ms against 0.38 ms a
-# puzzle of the 2016 set, 0.93 against 1.08 ms at 40x20, 3.9 against 2.3 ms at 50x50)
-ARRAYS_FROM = 1_000
+# check is the faster (numpy's cost a call, about 2 ms a board of 25 paths, outweighs the
+# work: cell by cell 0.19 against 0.41 ms a puzzle of the 2016 set, 0.9 against 2.0 ms at
+# 40x20, 3.5 against 2.1 ms at 50x50)
+ARRAYS_FROM = 2_000
 
 
 class InvalidSolution(AssertionError):
