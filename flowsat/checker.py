@@ -14,12 +14,11 @@ from __future__ import annotations
 from collections import Counter
 from functools import lru_cache
 from itertools import pairwise
-from operator import itemgetter
 
 import numpy as np
 
 from flowsat.puzzle.board import Board
-from flowsat.puzzle.model import Cell, Paths, Puzzle
+from flowsat.puzzle.model import Cell, Paths, Puzzle, cell_arrays
 from flowsat.puzzle.rules import DEFAULT_RULES, Rules
 
 Node = int | tuple[int, int]  # a cell's number, or (bridge cell, its pass)
@@ -83,8 +82,7 @@ def right_by_arrays(puzzle: Puzzle, paths: Paths, rules: Rules) -> bool:
     for k, (color, path) in enumerate(paths.items()):
         if set(map(len, path)) - {2}:
             return False
-        r, c = (np.fromiter(map(itemgetter(k), path), dtype=np.int64, count=len(path))
-                for k in (0, 1))
+        r, c = cell_arrays(path)
         if len(path) < 2 or not ((r >= 0) & (r < h) & (c >= 0) & (c < w)).all():
             return False
         numbers = r * w + c

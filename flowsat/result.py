@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from operator import itemgetter
 from typing import Any, Literal
 
 import numpy as np
 
-from flowsat.puzzle.model import Paths, Puzzle, solution_grid
+from flowsat.puzzle.model import Paths, Puzzle, cell_arrays, solution_grid
 from flowsat.puzzle.rules import Rules
 
 Status = Literal["solved", "unsolvable", "timeout", "limit", "error", "wrong"]
@@ -73,8 +72,7 @@ def cells_json(path: list) -> str:
     """A path of (row, column) cells (ints) as JSON: [[r,c],...]."""
     if not path:
         return "[]"
-    rows, cols = (np.fromiter(map(itemgetter(k), path), dtype=np.int64, count=len(path))
-                  for k in (0, 1))
+    rows, cols = cell_arrays(path)
     low = int(min(rows.min(), cols.min()))
     texts = [str(n) for n in range(low, int(max(rows.max(), cols.max())) + 1)]
     opening = np.array([f"[{t}," for t in texts], dtype=object)

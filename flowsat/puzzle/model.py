@@ -8,6 +8,9 @@ import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
+from operator import itemgetter
+
+import numpy as np
 
 from flowsat.puzzle.board import Board
 
@@ -134,3 +137,10 @@ def solution_grid(puzzle: Puzzle, paths: Paths) -> list[str]:
         for r, c in path:
             grid[r][c] = color
     return ["".join(row) for row in grid]
+
+
+def cell_arrays(path: list[Cell]) -> tuple[np.ndarray, np.ndarray]:
+    """A path's rows and columns as two int arrays (read without numpy's slow path for a
+    list of pairs)."""
+    return tuple(np.fromiter(map(itemgetter(k), path), dtype=np.int64, count=len(path))
+                 for k in (0, 1))

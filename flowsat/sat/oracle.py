@@ -88,15 +88,13 @@ LOAD_BATCH = 20_000
 def load(solver: Solver, name: str, clauses: Sequence[list[int]]) -> None:
     """Hand the clauses to a PySAT solver, the fastest way it offers (in batches, between
     which Python code runs: a deadline's signal is not held up by a whole large formula)."""
+    direct = DIRECT_ADD.get(name)
+    if direct:
+        add, handle = getattr(pysolvers, direct[0]), getattr(solver.solver, direct[1])
     for at in range(0, len(clauses), LOAD_BATCH):
         batch = clauses[at:at + LOAD_BATCH]
-        if name in DIRECT_ADD:
-            function, handle = DIRECT_ADD[name]
-            added = map(getattr(pysolvers, function),
-                        repeat(getattr(solver.solver, handle), len(batch)), batch)
-        else:
-            added = map(solver.add_clause, batch)
-        deque(added, maxlen=0)
+        deque(map(add, repeat(handle, len(batch)), batch) if direct
+              else map(solver.add_clause, batch), maxlen=0)
 
 
 def release(solver: Solver) -> None:
