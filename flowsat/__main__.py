@@ -1,3 +1,15 @@
-from flowsat.cli import main
+"""`flowsat` and `python -m flowsat`: the command line, imported with the cycle collector
+paused (see `flowsat.memory.for_good`)."""
 
-main()
+from flowsat.memory import for_good
+
+
+def main() -> None:
+    for_good(lambda: __import__("flowsat.cli"))
+    from flowsat.cli import main as run
+
+    run()
+
+
+if __name__ == "__main__":
+    main()

@@ -22,7 +22,7 @@ import typer
 from typer.core import TyperGroup
 
 from flowsat import __version__
-from flowsat.memory import limit_address_space
+from flowsat.memory import for_good, limit_address_space
 from flowsat.options import (
     COUNT,
     DELAY,
@@ -48,7 +48,7 @@ from flowsat.puzzle import (
 from flowsat.puzzle.rules import Rules
 from flowsat.render.text import draw, rule_note, summary
 from flowsat.result import Result, UsageError, error_record, record_json, to_record
-from flowsat.solve import BACKENDS, blame, takes
+from flowsat.solve import BACKENDS, backend_module, blame, split_backend, takes
 from flowsat.solve import solve as solve_puzzle
 
 if TYPE_CHECKING:
@@ -183,7 +183,10 @@ def with_backend_options(command: Callable[..., None]) -> inspect.Signature:
                                          kinds[f.name])
             made.setdefault(parameter.name, parameter)
     own = [p for p in signature.parameters.values() if p.kind is not p.VAR_KEYWORD]
-    return signature.replace(parameters=own + list(made.values()))
+    signature = signature.replace(parameters=own + list(made.values()))
+    # typer reads the annotations too: as objects, not strings it must compile and eval again
+    command.__annotations__ = {p.name: p.annotation for p in signature.parameters.values()}
+    return signature
 
 
 def option_parameter(backend: str | None, f: Field, kind: object) -> inspect.Parameter:
@@ -281,6 +284,8 @@ def solve(
     color = sys.stdout.isatty() if color is None else color
     if replaying:
         from flowsat.render.animate import Replay
+    with contextlib.suppress(UsageError):  # the backend imported now (a bad one: see below)
+        for_good(lambda: backend_module(split_backend(backend)[0]).solve)
     worst = 0
     for file in files:
         for item in read_puzzles(file, max_cells):

@@ -1,6 +1,6 @@
 """The fixed costs of a run stay off the answers: start-up leaves the environment as it was,
-the cycle collector is paused only where it would scan a formula, a formula is freed when its
-search ends, and small boards skip the memory estimate's probes."""
+the cycle collector is paused only where it would scan a formula or a run's imports, a formula
+is freed when its search ends, and small boards skip the memory estimate's probes."""
 
 from __future__ import annotations
 
@@ -20,7 +20,8 @@ from tests.conftest import PUZZLES
 
 TEN = PUZZLES / "small" / "10x10" / "10x10-0001.txt"
 STATE = ("import gc, os, flowsat; "
-         "print(os.environ.get('OPENBLAS_NUM_THREADS'), gc.isenabled(), flush=True)")
+         "print(os.environ.get('OPENBLAS_NUM_THREADS'), gc.isenabled(), gc.get_freeze_count(), "
+         "flush=True)")
 
 
 @pytest.mark.parametrize("given", [None, "3"])
@@ -30,7 +31,37 @@ def test_importing_flowsat_leaves_the_environment_and_the_collector_as_they_were
         env["OPENBLAS_NUM_THREADS"] = given
     out = subprocess.run([sys.executable, "-c", STATE], env=env, capture_output=True,
                          text=True, check=True).stdout.split()
-    assert out == [str(given), "True"]  # programs flowsat starts see the user's setting
+    assert out == [str(given), "True", "0"]  # programs flowsat starts see the user's setting;
+    # a library's import freezes nothing of its host's
+
+
+def python_says(code: str) -> list[str]:
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True).stdout.split()
+
+
+def test_numpy_objects_skip_the_young_generations():
+    young, middle, old = map(int, python_says(
+        "import gc, flowsat; print(*(len(gc.get_objects(g)) for g in range(3)))"))
+    assert young + middle < 2_000 < 10_000 < old  # numpy's tens of thousands: in the oldest
+
+
+def test_what_a_run_imports_for_good_is_frozen_with_no_pass_of_the_collector():
+    said = python_says(
+        "import gc; from flowsat.memory import for_good; passes = []; "
+        "gc.callbacks.append(lambda phase, info: passes.append(phase)); "
+        "before = gc.get_freeze_count(); "
+        "for_good(lambda: __import__('flowsat.sat.backend')); "
+        "print(gc.get_freeze_count() - before, len(passes), gc.isenabled(), "
+        "len(gc.get_objects(0)))")
+    frozen, passes, enabled, young = int(said[0]), int(said[1]), said[2], int(said[3])
+    assert frozen > 10_000 and passes == 0 and enabled == "True" and young < 100
+
+
+def test_the_command_line_runs_as_a_module():
+    done = subprocess.run([sys.executable, "-m", "flowsat", "solve", "-q", str(TEN)],
+                          capture_output=True, text=True)
+    assert done.returncode == 0 and "solved" in done.stdout, done.stderr
 
 
 def test_the_collector_is_paused_in_the_block_and_back_as_it_was_after_it():
