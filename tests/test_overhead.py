@@ -102,3 +102,14 @@ def test_boards_below_the_smallest_probe_are_built_without_estimate_or_probes():
     floor = estimate.WORTH_IT * estimate.PROBE_WIDTH * (1 + estimate.PROBE_FREE_ROWS[-1])
     assert all(estimate.cell_count(estimate.probe(colors, estimate.PROBE_FREE_ROWS[-1]))
                * estimate.WORTH_IT >= floor for colors in range(1, 40))  # no probe is smaller
+
+
+def test_a_sat_run_makes_nothing_of_the_search_but_its_options():
+    said = python_says(
+        "import sys; sys.argv = ['flowsat', 'solve', '-q', " + repr(str(TEN)) + "]\n"
+        "from flowsat.__main__ import main\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "from flowsat.search import board, options\n"
+        "print(options.switches_class.cache_info().currsize, "
+        "board.split_table.cache_info().currsize, 'flowsat.search.state' in sys.modules)")
+    assert said[-3:] == ["0", "0", "False"]

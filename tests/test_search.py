@@ -24,7 +24,7 @@ from flowsat.result import UsageError
 from flowsat.search.algorithm import best_first
 from flowsat.search.backend import orient
 from flowsat.search.board import KINDS as BITBOARD_KINDS
-from flowsat.search.board import SPLITS, Board, GraphBoard, indices, ring
+from flowsat.search.board import Board, GraphBoard, indices, ring, split_table
 from flowsat.search.checks import EVERY, KINDS, REGISTRY
 from flowsat.search.checks.bottleneck import choked
 from flowsat.search.checks.deadends import dead_end, dead_end_linked
@@ -86,10 +86,10 @@ def test_regions_and_splits():
                                                   board.mask([(2, 0)]),
                                                   board.mask([(2, 2), (1, 2)])])
     corridor = board.mask([(0, 1), (1, 1), (2, 1)])  # filling the middle splits it
-    assert SPLITS[ring(corridor, board.index[1, 1], board.stride)]
+    assert split_table()[ring(corridor, board.index[1, 1], board.stride)]
     assert len(board.carve([corridor], corridor, board.index[1, 1])) == 2
     square = board.all
-    assert not SPLITS[ring(square, board.index[1, 1], board.stride)]
+    assert not split_table()[ring(square, board.index[1, 1], board.stride)]
 
 
 # --- checks: each fires on one state and not on a close one --------------------------------

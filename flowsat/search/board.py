@@ -20,6 +20,8 @@ last row.
 
 from __future__ import annotations
 
+from functools import cache
+
 from flowsat.puzzle.board import Board as Graph
 from flowsat.puzzle.model import Cell
 
@@ -140,11 +142,11 @@ class Board:
 
     def carve(self, regions: list[int], free: int, x: int) -> list[int]:
         """The regions of `free` once its cell x is filled: only x's region changes, and it is
-        flood-filled again only when x may separate its free neighbors (SPLITS)."""
+        flood-filled again only when x may separate its free neighbors (`split_table`)."""
         b = 1 << x
         k = next(k for k, r in enumerate(regions) if r & b)
         rest = regions[k] & ~b
-        split = SPLITS[ring(free, x, self.stride)]
+        split = split_table()[ring(free, x, self.stride)]
         parts = self.regions(rest) if split else [rest] if rest else []
         return regions[:k] + parts + regions[k + 1:]
 
@@ -251,4 +253,8 @@ def splits(block: int) -> bool:
     return sum(1 for g in groups if g & sides) > 1
 
 
-SPLITS = [splits(block) for block in range(512)]
+@cache
+def split_table() -> list[bool]:
+    """`splits` of each of the 512 blocks, made on first use: by a search, not by every run
+    that imports the search's options."""
+    return [splits(block) for block in range(512)]

@@ -6,8 +6,9 @@ from, like every backend's), the `Switches` the problem reads, the presets and t
 from __future__ import annotations
 
 from dataclasses import make_dataclass, replace
+from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flowsat.options import MAX_MEMORY, MAX_NODES, MEMORY_HELP, check_options, option
 from flowsat.result import UsageError
@@ -63,12 +64,29 @@ SearchOptions.__doc__ = """What `solve(puzzle, "astar", ...)` takes besides the 
 timeout (None: the preset's choice, or no limit): the preset, a field for every switch of the
 registry, and the rest. A switch that is on in a preset is turned off by its `--no-...` flag."""
 
-Switches = make_dataclass(
-    "Switches", [("allow_self_touch", bool, False), ("allow_empty", bool, False),
-                 *((s.name, type(s.on), s.value_in(DEFAULT_PRESET)) for s in REGISTRY)],
-    frozen=True)
-Switches.__module__ = __name__
-Switches.__doc__ = "What the search does: the rules and each switch (defaults: the default preset)."
+
+if TYPE_CHECKING:
+    Switches = Any  # the class `switches_class` makes
+
+
+@cache
+def switches_class() -> type:
+    """`Switches`, made on first use: by a search, not by every run that imports the options
+    (a dataclass of some 20 fields costs a few milliseconds to make)."""
+    made = make_dataclass(
+        "Switches", [("allow_self_touch", bool, False), ("allow_empty", bool, False),
+                     *((s.name, type(s.on), s.value_in(DEFAULT_PRESET)) for s in REGISTRY)],
+        frozen=True)
+    made.__module__ = __name__
+    made.__doc__ = ("What the search does: the rules and each switch (defaults: the default "
+                    "preset).")
+    return made
+
+
+def __getattr__(name: str) -> Any:
+    if name != "Switches":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return switches_class()
 
 
 def configure(preset: str, given: dict[str, Any]) -> dict[str, Any]:
@@ -85,7 +103,8 @@ def configure(preset: str, given: dict[str, Any]) -> dict[str, Any]:
 def switches_of(config: dict[str, Any], allow_self_touch: bool = False,
                 allow_empty: bool = False) -> Switches:
     """The `Switches` of a configuration (see `configure`) under the rules."""
-    return Switches(allow_self_touch, allow_empty, **{name: config[name] for name in SWITCHES})
+    return switches_class()(allow_self_touch, allow_empty,
+                            **{name: config[name] for name in SWITCHES})
 
 
 def for_kinds(switches: Switches, kinds: frozenset[str]) -> Switches:

@@ -13,10 +13,13 @@ crossing the line by the other pass does not cross the line).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from flowsat.options import BOTTLENECK
 from flowsat.search.checks import EVERY, Switch
-from flowsat.search.state import State
+
+if TYPE_CHECKING:
+    from flowsat.search.state import State
 
 
 def choked(problem, s, limit: int) -> bool:

@@ -12,10 +12,13 @@ with the two neighbors of its way).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from flowsat.search.board import tally
 from flowsat.search.checks import EVERY, Switch
-from flowsat.search.state import State
+
+if TYPE_CHECKING:
+    from flowsat.search.state import State
 
 
 def dead_end(stride: int, free: int, ends: int) -> bool:

@@ -27,9 +27,12 @@ has no such corners).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from flowsat.search.checks import EVERY, FILL_ALL, SQUARE, Switch
-from flowsat.search.state import State
+
+if TYPE_CHECKING:
+    from flowsat.search.state import State
 
 
 def check(problem) -> Callable[[State], bool]:

@@ -13,10 +13,13 @@ joins two cells of one color (parity is off on boards with warps, whatever their
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from flowsat.search.board import indices
 from flowsat.search.checks import FILL_ALL, SQUARE, Switch
-from flowsat.search.state import State
+
+if TYPE_CHECKING:
+    from flowsat.search.state import State
 
 
 def parity_ok(problem, s, served: list[int]) -> bool:

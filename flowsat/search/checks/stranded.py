@@ -13,9 +13,12 @@ side of it way by way, as the paths through it do).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from flowsat.search.checks import EVERY, Switch
-from flowsat.search.state import State
+
+if TYPE_CHECKING:
+    from flowsat.search.state import State
 
 
 def regions_ok(problem, s, served: list[int]) -> bool:
