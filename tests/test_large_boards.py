@@ -133,7 +133,8 @@ cells = st.lists(st.tuples(st.integers(0, 1200), st.integers(0, 1200)), max_size
        after=st.dictionaries(st.sampled_from(["stats", "error"]), st.integers()))
 def test_a_record_is_written_as_json_writes_it(paths, before, after):
     record = {**before, "paths": paths, **after}
-    assert record_json(record) == json.dumps(record, separators=(",", ":"))
+    with patch("flowsat.result.ARRAYS_FROM", 0):  # numpy's way, on paths of any size
+        assert record_json(record) == json.dumps(record, separators=(",", ":"))
 
 
 @settings(max_examples=40, deadline=None)
