@@ -12,13 +12,14 @@ consecutive on it (a bridge's two passes are two cells here, each owning the lin
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from functools import lru_cache
 from itertools import pairwise
 
 import numpy as np
 
 from flowsat.puzzle.board import Board
-from flowsat.puzzle.model import Cell, Paths, Puzzle, cell_arrays
+from flowsat.puzzle.model import Cell, CellPath, Paths, Puzzle, cell_arrays
 from flowsat.puzzle.rules import DEFAULT_RULES, Rules
 
 Node = int | tuple[int, int]  # a cell's number, or (bridge cell, its pass)
@@ -80,10 +81,11 @@ def right_by_arrays(puzzle: Puzzle, paths: Paths, rules: Rules) -> bool:
     place = np.zeros(board.size, dtype=np.int64)
     numbered = []
     for k, (color, path) in enumerate(paths.items()):
-        if set(map(len, path)) - {2}:
+        cells = path_arrays(path)
+        if cells is None:
             return False
-        r, c = cell_arrays(path)
-        if len(path) < 2 or not ((r >= 0) & (r < h) & (c >= 0) & (c < w)).all():
+        r, c = cells
+        if len(r) < 2 or not ((r >= 0) & (r < h) & (c >= 0) & (c < w)).all():
             return False
         numbers = r * w + c
         if not on_board[numbers].all() or (owner[numbers] >= 0).any():
@@ -116,6 +118,17 @@ def right_by_arrays(puzzle: Puzzle, paths: Paths, rules: Rules) -> bool:
         if (np.abs(place[a][same] - place[b][same]) != 1).any():
             return False
     return True
+
+
+def path_arrays(path: Sequence[Cell]) -> tuple[np.ndarray, np.ndarray] | None:
+    """A path's rows and columns as two int arrays of one length (None: some cell is no
+    (row, column) pair): a list's cells read one by one, a `CellPath`'s arrays as given."""
+    if not isinstance(path, CellPath) and set(map(len, path)) - {2}:
+        return None
+    r, c = cell_arrays(path)
+    if not (r.ndim == c.ndim == 1 and r.shape == c.shape and r.dtype.kind == c.dtype.kind == "i"):
+        return None
+    return r, c
 
 
 def off_board(puzzle: Puzzle, color: str, path: list[Cell]) -> list[str]:
