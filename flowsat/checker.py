@@ -71,13 +71,14 @@ def right_by_arrays(puzzle: Puzzle, paths: Paths, rules: Rules) -> bool:
     """Whether the solution keeps every rule, checked with numpy (a board without bridges):
     the paths are the colors, each runs from one of its dots to the other over open links,
     no cell is on a path twice, no dot is inside a path, every cell is covered (fill-all),
-    and no two cells of one path joined by a link are apart on it (no self-touch)."""
+    and no two cells of one path joined by a link are apart on it (no self-touch: the links
+    with both cells on one path are that path's steps, none more)."""
     board, h, w = puzzle.board, puzzle.height, puzzle.width
     if set(paths) != set(puzzle.dots):
         return False
     on_board = board.on_array
     dot_cells = np.zeros(board.size, dtype=bool)
-    owner = np.full(board.size, -1, dtype=np.int64)
+    owner = np.full(board.size, -1, dtype=np.min_scalar_type(-len(paths)))  # path by path
     place = np.zeros(board.size, dtype=np.int64)
     numbered = []
     for k, (color, path) in enumerate(paths.items()):
@@ -102,20 +103,21 @@ def right_by_arrays(puzzle: Puzzle, paths: Paths, rules: Rules) -> bool:
         dot_cells[[board.number(a), board.number(b)]] = True
     if any(dot_cells[numbers[1:-1]].any() for numbers in numbered):
         return False
-    ways = board.ways
+    ways = list(board.toward_arrays.values())
     for numbers in numbered:  # each step to a neighbor through an open link, a way a time
-        step = np.zeros(len(numbers) - 1, dtype=bool)
-        for way in ways.T:
-            step |= way[numbers[:-1]] == numbers[1:]
+        here, there = numbers[:-1], numbers[1:]
+        step = np.take(ways[0], here) == there
+        for way in ways[1:]:
+            step |= np.take(way, here) == there
         if not step.all():
             return False
-    links = board.links
     if rules.fill_all and (owner[on_board] < 0).any():
         return False
-    if not rules.self_touch:
-        a, b = links[:, 0], links[:, 1]
-        same = (owner[a] >= 0) & (owner[a] == owner[b])
-        if (np.abs(place[a][same] - place[b][same]) != 1).any():
+    if not rules.self_touch:  # the links inside a path are its steps (now known), no more
+        a, b = board.links.T
+        ends = owner[a]
+        inside = np.count_nonzero((ends >= 0) & (ends == owner[b]))
+        if inside != sum(len(numbers) - 1 for numbers in numbered):
             return False
     return True
 

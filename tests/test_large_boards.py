@@ -1,10 +1,12 @@
 """The array paths of million-cell boards against the plain ones they replace: the graph's
-tables from the board's links each way, paths traced run by run, the residue formula made by
-groups (all on small random boards of every kind), records written as JSON."""
+tables from the board's links each way, paths traced run by run into arrays (`CellPath`), the
+residue formula made by groups, the checker, the grid and the JSON of paths held as arrays
+(all on small random boards of every kind), records written as JSON."""
 
 from __future__ import annotations
 
 import json
+import pickle
 import random
 from dataclasses import replace
 from itertools import pairwise
@@ -14,8 +16,10 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from flowsat.checker import problems, right_by_arrays
 from flowsat.generate.cover import random_level
 from flowsat.puzzle import Board, Rules
+from flowsat.puzzle.model import CellPath, solution_grid
 from flowsat.result import record_json
 from flowsat.sat import encoder
 from flowsat.sat.deduce import OFF, ON, deduce
@@ -151,3 +155,77 @@ def test_the_numpy_rounds_then_the_worklist_force_what_the_worklist_alone_forces
         rounds = deduce(Encoder(puzzle)).state  # each frontier down to `small` nodes
     assert (alone is None) == (rounds is None)
     assert alone is None or np.array_equal(alone, rounds)
+
+
+def as_arrays(paths: dict) -> dict[str, CellPath]:
+    """The paths held as arrays, as the residue's tracer gives them."""
+    return {c: CellPath(np.array([r for r, _ in p], dtype=np.int64).reshape(-1),
+                        np.array([c for _, c in p], dtype=np.int64).reshape(-1))
+            for c, p in paths.items()}
+
+
+def test_a_cell_path_reads_as_the_list_of_its_cells():
+    cells = [(0, 0), (0, 1), (1, 1), (2, 1)]
+    path = as_arrays({"A": cells})["A"]
+    assert list(path) == cells and len(path) == 4 and path[0] == (0, 0) and path[-1] == (2, 1)
+    assert all(type(x) is int for cell in [*path, path[1]] for x in cell)
+    assert path == cells and path[1:3] == cells[1:3] and list(reversed(path)) == cells[::-1]
+    assert path != cells[:3] and path != [*cells[:3], (2, 2)] and path != "ab"
+    assert (1, 1) in path and (2, 2) not in path and path.index((1, 1)) == 2
+    assert pickle.loads(pickle.dumps(path)) == cells
+
+
+def changed(paths: dict, rng: random.Random, change: str, size: int) -> dict:
+    """The solution with one change that may break it (as the checker's tests make them)."""
+    paths = {c: list(p) for c, p in paths.items()}
+    color = rng.choice(sorted(paths))
+    path = paths[color]
+    if change == "swap" and len(path) > 2:
+        i, j = rng.sample(range(len(path)), 2)
+        path[i], path[j] = path[j], path[i]
+    elif change == "drop" and len(path) > 2:
+        del path[rng.randrange(1, len(path) - 1)]
+    elif change == "move":
+        path[rng.randrange(len(path))] = (rng.randrange(-1, size + 1), rng.randrange(-1, size + 1))
+    elif change == "reverse":
+        path.reverse()
+    elif change == "recolor" and len(paths) > 1:
+        other = rng.choice([c for c in paths if c != color])
+        paths[color], paths[other] = paths[other], paths[color]
+    elif change == "cut":
+        paths[color] = path[:1]
+    return paths
+
+
+@settings(max_examples=80, deadline=None)
+@given(**kinds, walls=st.sampled_from([0.0, 0.3]), touch=st.booleans(), fill=st.booleans(),
+       change=st.sampled_from(["none", "swap", "drop", "move", "reverse", "recolor", "cut"]),
+       unhole=st.booleans())
+def test_the_array_check_of_paths_held_as_arrays_accepts_what_the_cell_by_cell_check_does(
+        shape, wrap, size, extra, seed, walls, touch, fill, change, unhole):
+    rng = random.Random(seed)
+    board = board_of(shape, wrap, size, extra)
+    if unhole:  # holes here and there, then cells on no path: empty ones side by side
+        board = replace(board, holes=frozenset(rng.sample(range(board.size), board.size // 4)))
+    puzzle, paths = random_level(board, rng, Rules(touch), walls=walls)  # touching or not
+    if unhole:
+        puzzle = replace(puzzle, board=replace(puzzle.board, holes=frozenset()))
+    paths = changed(paths, rng, change, size)
+    for rules in (Rules(False, fill), Rules(True, fill)):  # a touching one under both rules
+        with patch("flowsat.checker.right_by_arrays", return_value=False):
+            slow = problems(puzzle, paths, rules)
+        assert right_by_arrays(puzzle, as_arrays(paths), rules) == (slow == []), (
+            puzzle.rows, paths, rules, slow)
+        assert problems(puzzle, as_arrays(paths), rules) == slow
+
+
+@settings(max_examples=60, deadline=None)
+@given(**kinds, fill=st.booleans())
+def test_the_grid_and_the_json_of_paths_held_as_arrays_are_those_of_the_lists(
+        shape, wrap, size, extra, seed, fill):
+    rng = random.Random(seed)
+    puzzle, paths = random_level(board_of(shape, wrap, size, extra), rng, Rules(False, fill))
+    arrays = as_arrays(paths)
+    assert solution_grid(puzzle, arrays) == solution_grid(puzzle, paths)
+    record = {"file": puzzle.file, "paths": paths, "stats": {}}
+    assert record_json({**record, "paths": arrays}) == json.dumps(record, separators=(",", ":"))
