@@ -63,6 +63,32 @@ def test_the_graph_tables_from_link_ways_are_the_sorted_ones(shape, wrap, size, 
     assert g.nodes == np.flatnonzero(g.on_array).tolist() == list(board.cells)
 
 
+@settings(max_examples=80, deadline=None)
+@given(**kinds, holes=st.booleans(), walls=st.booleans())
+def test_the_board_tables_made_in_bulk_are_those_of_its_steps(shape, wrap, size, extra, seed,
+                                                               holes, walls):
+    rng = random.Random(seed)
+    board = board_of(shape, wrap, size, extra)
+    if not wrap and extra % 2:  # one or two columns, or rows
+        board = replace(board, **{("width" if extra == 1 else "height"): 1 + seed % 2})
+    hole = frozenset(rng.sample(range(board.size), board.size // 5)) if holes else frozenset()
+    near = [(i, board.step(i, d, board.wrap)) for i in range(board.size) for d in board.directions]
+    pairs = sorted({(min(i, j), max(i, j)) for i, j in near if j is not None})
+    wall = frozenset(rng.sample(pairs, len(pairs) // 4)) if walls else frozenset()
+    board = replace(board, holes=hole, walls=frozenset(w for w in wall if not set(w) & hole))
+    open_ = {(i, j) for i, j in near if j is not None and not {i, j} & hole
+             and (min(i, j), max(i, j)) not in board.walls}
+    for d, row in board.toward_arrays.items():
+        assert row.tolist() == [j if (i, j) in open_ else -1 for i, j in
+                                ((i, board.step(i, d, board.wrap)) for i in range(board.size))]
+    links = [(i, j) for i in range(board.size) for j in board.neighbors[i] if i < j]
+    assert board.links.tolist() == [list(x) for x in links]
+    index = {pair: k for k, pair in enumerate(links)}
+    assert board.link_ways.tolist() == [[index.get((min(i, j), max(i, j)), -1) if j >= 0
+                                         else -1 for j in row] for i, row in
+                                        enumerate(board.ways.tolist())]
+
+
 def walked(enc: Encoder, state: np.ndarray, start: int, end: int) -> list[int]:
     """The nodes from start to end along the made links, one step a node."""
     ahead: dict[int, list[int]] = {}
