@@ -13,18 +13,20 @@ from itertools import pairwise
 from unittest.mock import patch
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from flowsat.checker import problems, right_by_arrays
 from flowsat.generate.cover import random_level
-from flowsat.puzzle import Board, Rules
+from flowsat.puzzle import Board, Puzzle, Rules
 from flowsat.puzzle.model import CellPath, solution_grid
 from flowsat.result import record_json
 from flowsat.sat import encoder
-from flowsat.sat.deduce import OFF, ON, deduce
+from flowsat.sat.bulk import chains, links_in
+from flowsat.sat.deduce import OFF, ON, deduce, propagated
 from flowsat.sat.encoder import Encoder
-from flowsat.sat.residue import trace
+from flowsat.sat.residue import NoSolution, residue, trace
 from flowsat.solve import solve
 from tests.test_deduce import spiral, swapped
 
@@ -255,3 +257,50 @@ def test_the_grid_and_the_json_of_paths_held_as_arrays_are_those_of_the_lists(
     assert solution_grid(puzzle, arrays) == solution_grid(puzzle, paths)
     record = {"file": puzzle.file, "paths": paths, "stats": {}}
     assert record_json({**record, "paths": arrays}) == json.dumps(record, separators=(",", ":"))
+
+
+@settings(max_examples=40, deadline=None)
+@given(size=st.integers(4, 14), length=st.sampled_from([5.0, 15.0, 40.0]),
+       small=st.sampled_from([1, 8, 64]), swap=st.booleans(), seed=st.integers(0, 10**6))
+def test_the_residue_from_the_rounds_chains_is_the_residue_from_scratch(size, length, small,
+                                                                        swap, seed):
+    rng = random.Random(seed)
+    puzzle, _ = random_level(Board(size, size), rng, Rules(False), mean_length=length)
+    if swap and len(puzzle.dots) > 1:
+        puzzle = swapped(puzzle, rng)
+    with patch.multiple("flowsat.sat.deduce", BULK_FROM=0), patch.multiple("flowsat.sat.bulk",
+                                                                           SMALL=small):
+        p = propagated(Encoder(puzzle))  # the numpy rounds, then the worklist
+    if p is None:
+        return
+    assert p.chain is not None
+    try:
+        grown = residue(p)
+    except NoSolution:
+        grown = None
+    p.chain = None  # the chains made from nothing
+    try:
+        scratch = residue(p)
+    except NoSolution:
+        assert grown is None
+        return
+    assert np.array_equal(grown.chain, scratch.chain) and grown.joins == scratch.joins
+    assert grown.clauses == scratch.clauses
+
+
+def test_two_chains_of_one_color_side_by_side_leave_no_residue():
+    # a random board with holes and two dots swapped: propagation leaves two chains of one
+    # color on either side of a link left out, which the touch rule forbids
+    puzzle = Puzzle(("M...RRG.", "........", "M..O....", "GY...O..", ".Y.C....", "....C...",
+                     "........", "B.B....."),
+                    board=Board(8, 8, holes=frozenset({10, 14, 20, 31, 46, 48, 63})))
+    p = propagated(Encoder(puzzle))
+    state, ends = np.frombuffer(p.state, dtype=np.uint8), p.enc.graph.edge_array
+    chain = chains(p.enc.size, links_in(ends, state, ON))
+    color = np.full(p.enc.size, -1)
+    color[chain[p.enc.dots >= 0]] = p.enc.dots[p.enc.dots >= 0]
+    a, b = chain[links_in(ends, state, OFF)].T
+    assert ((a != b) & (color[a] >= 0) & (color[a] == color[b])).any()
+    with pytest.raises(NoSolution):
+        residue(p)
+    assert solve(puzzle, deduce=True).status == solve(puzzle).status == "unsolvable"

@@ -163,10 +163,18 @@ def squares(enc: Encoder, ways: np.ndarray, state: np.ndarray, made_on: np.ndarr
     return closed
 
 
-def chains(size: int, ends: np.ndarray) -> np.ndarray:
+def links_in(ends: np.ndarray, state: np.ndarray, value: int) -> np.ndarray:
+    """The rows of `ends` (the links' two nodes) whose link is in that state (`compress`: a
+    fraction of the time of a boolean index of rows)."""
+    return np.compress(state == value, ends, axis=0)
+
+
+def chains(size: int, ends: np.ndarray, start: np.ndarray | None = None) -> np.ndarray:
     """Each node's component along the made links (the smallest node in it): hook every link's
-    larger label under its smaller, then jump pointers, until the links agree."""
-    label = np.arange(size)
+    larger label under its smaller, then jump pointers, until the links agree. `start`: the
+    labels of some of these links' components (each node's no larger than the node, in its
+    component), as `chain_ends` leaves them: only the links made since are hooked."""
+    label = np.arange(size) if start is None else start.copy()
     u, v = ends[:, 0], ends[:, 1]
     while True:
         lu, lv = label[u], label[v]
@@ -183,12 +191,12 @@ def chains(size: int, ends: np.ndarray) -> np.ndarray:
 
 
 def chain_ends(enc: Encoder, state: np.ndarray, made: np.ndarray
-               ) -> tuple[np.ndarray, np.ndarray]:
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The made links as chains: each node's other chain end (itself when alone; right at the
-    ends only) and each chain's color (-1 unknown), by node. A cycle, or two colors on one
-    chain, is a contradiction."""
+    ends only), each chain's color (-1 unknown), by node, and each node's chain (`chains`).
+    A cycle, or two colors on one chain, is a contradiction."""
     size, on_board = enc.size, enc.graph.on_array
-    ends = enc.graph.edge_array[state == ON]
+    ends = links_in(enc.graph.edge_array, state, ON)
     label = chains(size, ends)
     links = np.bincount(label[ends[:, 0]], minlength=size)
     nodes = np.bincount(label[on_board.nonzero()[0]], minlength=size)
@@ -205,4 +213,4 @@ def chain_ends(enc: Encoder, state: np.ndarray, made: np.ndarray
     tips = tips[np.argsort(label[tips], kind="stable")]
     a, b = tips[0::2], tips[1::2]
     other[a], other[b] = b, a
-    return other, color[label]
+    return other, color[label], label

@@ -25,7 +25,7 @@ import numpy as np
 
 from flowsat.puzzle.model import CellPath, Paths
 from flowsat.sat import card
-from flowsat.sat.bulk import chains
+from flowsat.sat.bulk import chains, links_in
 from flowsat.sat.deduce import OFF, ON, UNDECIDED, Propagation
 from flowsat.sat.encoder import Encoder
 from flowsat.sat.oracle import open_oracle
@@ -89,7 +89,7 @@ def residue(p: Propagation) -> Residue:
     enc = p.enc
     state = np.frombuffer(p.state, dtype=np.uint8)
     ends = enc.graph.edge_array
-    chain = chains(enc.size, ends[state == ON])
+    chain = chains(enc.size, links_in(ends, state, ON), p.chain)  # the rounds' chains grown
     undecided = np.flatnonzero(state == UNDECIDED)
     res = Residue(state, undecided, chain, top=len(undecided))
     color = np.full(enc.size, -1, dtype=np.int64)  # each chain's known color, by its label
@@ -119,15 +119,17 @@ def residue(p: Propagation) -> Residue:
     sides = Sides(base, color, colors)
     clauses += sides.relate(np.arange(1, len(undecided) + 1), u_chain, v_chain, p.touch)
     if p.touch:
-        off = ends[state == OFF]
+        off = links_in(ends, state, OFF)
         ca, cb = chain[off[:, 0]], chain[off[:, 1]]
         if (ca == cb).any():
             raise NoSolution
+        ka, kb = color[ca], color[cb]
+        matter = (ka < 0) | (kb < 0) | (ka == kb)  # not two chains of known colors apart
+        ca, cb = ca[matter], cb[matter]
         low, high = np.minimum(ca, cb), np.maximum(ca, cb)
         keys = np.unique(low * enc.size + high)  # each pair of chains once
         low, high = np.divmod(keys, enc.size)
-        matter = (color[low] < 0) | (color[high] < 0) | (color[low] == color[high])
-        clauses += sides.relate(None, low[matter], high[matter], True)
+        clauses += sides.relate(None, low, high, True)
     if any(not c for c in clauses):
         raise NoSolution
     return res
@@ -297,7 +299,7 @@ class Runs:
     column onwards that is not inside one."""
 
     def __init__(self, enc: Encoder, state: np.ndarray):
-        ends = enc.graph.edge_array[np.flatnonzero(state == ON)]
+        ends = links_in(enc.graph.edge_array, state, ON)
         nodes, others = ends.ravel(), ends[:, ::-1].ravel()
         degree = np.bincount(nodes, minlength=enc.size)
         if (degree > 2).any():
