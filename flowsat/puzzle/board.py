@@ -231,13 +231,16 @@ class Board:
     @cached_property
     def ways(self) -> np.ndarray:
         """`toward_arrays` as one (size, directions) array."""
+        return self.stack_ways()
+
+    def stack_ways(self) -> np.ndarray:
         return np.stack([self.toward_arrays[d] for d in self.directions], axis=1)
 
     @cached_property
     def _links(self) -> tuple[np.ndarray, np.ndarray]:
         """The links as an (L, 2) array in the documented order, and each one's place in
         `ways` from its first cell (first cell x directions + its direction's index)."""
-        ways = self.ways
+        ways = self.stack_ways()  # made for this, then let go (32 MB a million cells)
         cells = np.arange(self.size, dtype=np.int64)[:, None]
         at = np.flatnonzero(ways > cells)  # holes have no neighbors: no links from them
         found = np.empty((len(at), 2), dtype=np.int64)

@@ -44,8 +44,8 @@ def rounds(enc: Encoder, ways: np.ndarray, pairs: np.ndarray, partners: np.ndarr
     # the first round looks at the others only
     frontier = np.flatnonzero(enc.graph.on_array & ((undecided < len(WAYS)) | (dots >= 0)))
     link_stamp, node_stamp = np.zeros(len(u), dtype=np.int64), np.zeros(enc.size, np.int64)
-    near = enc.board.ways  # the node each way (WAYS: the square board's directions)
-    clash = color_clash(dots, near)
+    # the node each way (WAYS: the square board's directions)
+    clash = color_clash(dots, list(enc.board.toward_arrays.values()))
     room = made < need
     # each node's room, and a row of padding before and after it: a node's neighbors are
     # at `steps` from it (square board, no wrap), and a missing one is never looked at
@@ -87,11 +87,12 @@ def rounds(enc: Encoder, ways: np.ndarray, pairs: np.ndarray, partners: np.ndarr
     return frontier
 
 
-def color_clash(dots: np.ndarray, near: np.ndarray) -> np.ndarray:
-    """Each node's directions (bits) toward a dot of another color: a dot's only."""
+def color_clash(dots: np.ndarray, near: list[np.ndarray]) -> np.ndarray:
+    """Each node's directions (bits) toward a dot of another color (`near`: each node's
+    neighbor each way): a dot's only."""
     clash = np.zeros(len(dots), dtype=np.int64)
     dotted = np.flatnonzero(dots >= 0)
-    other = near[dotted]
+    other = np.stack([way[dotted] for way in near], axis=1)
     other_color = np.where(other >= 0, dots[other], -1)
     clash[dotted] = ((other_color >= 0) & (other_color != dots[dotted][:, None])) @ BITS
     return clash
