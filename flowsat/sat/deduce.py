@@ -131,12 +131,12 @@ def pair_masks(enc: Encoder) -> np.ndarray:
     """Each cell's pairs of directions (bits of PAIRS) its two links may take: straight, or a
     turn that is not out."""
     turns = blind(enc)
-    mask = np.zeros(enc.size, dtype=np.int64)
+    mask = np.zeros(enc.size, dtype=np.int8)  # six bits: a byte a cell
     for k, (a, b) in enumerate(PAIRS):
         da, db = WAYS[a], WAYS[b]
         diagonal = (da[0] + db[0], da[1] + db[1])
         allowed = ~turns[diagonal] if diagonal in turns else np.ones(enc.size, dtype=bool)
-        mask |= allowed.astype(np.int64) << k
+        mask |= allowed.astype(np.int8) << k
     return mask
 
 
@@ -174,7 +174,8 @@ class Propagation:
         self.state = bytearray(len(g.edge_array))
         # links made at each node and needed, a chain end's other end and color (-1 unknown)
         if self.bulk:
-            self.made, self.need = np.zeros(enc.size, dtype=np.int64), np.where(enc.dots >= 0, 1, 2)
+            self.made = np.zeros(enc.size, dtype=np.int8)  # 0 to 4: a byte a node
+            self.need = np.where(enc.dots >= 0, 1, 2).astype(np.int8)
             self.other, self.color = np.arange(enc.size), enc.dots.copy()
         else:
             self.made, self.need = [0] * enc.size, [1 if d >= 0 else 2 for d in enc.dot]
