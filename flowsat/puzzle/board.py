@@ -238,14 +238,15 @@ class Board:
 
     @cached_property
     def _links(self) -> tuple[np.ndarray, np.ndarray]:
-        """The links as an (L, 2) array in the documented order, and each one's place in
-        `ways` from its first cell (first cell x directions + its direction's index)."""
+        """The links as an (L, 2) array in the documented order, and each one's direction
+        (an index into `directions`, a byte) from its first cell."""
         ways = self.stack_ways()  # made for this, then let go (32 MB a million cells)
         cells = np.arange(self.size, dtype=np.int64)[:, None]
         at = np.flatnonzero(ways > cells)  # holes have no neighbors: no links from them
+        first, ks = np.divmod(at, ways.shape[1])
         found = np.empty((len(at), 2), dtype=np.int64)
-        found[:, 0], found[:, 1] = at // ways.shape[1], ways.ravel()[at]
-        return found, at
+        found[:, 0], found[:, 1] = first, ways.ravel()[at]
+        return found, ks.astype(np.int8)
 
     @cached_property
     def links(self) -> np.ndarray:
@@ -255,13 +256,13 @@ class Board:
     def link_ways(self) -> np.ndarray:
         """Each cell's row of `links` each way (a (size, directions) array, -1 where none),
         made by scattering each link to its two cells (a step is one to one: no sort)."""
-        (links, at), names = self._links, self.directions
+        (links, ks), names = self._links, self.directions
         n = len(names)
-        back = np.array([names.index(OPPOSITE[d]) for d in names])[at % n]
+        back = np.array([names.index(OPPOSITE[d]) for d in names])[ks]
         rows = np.arange(len(links), dtype=np.int64)
         found = np.full((self.size, n), -1, dtype=np.int64)
         flat = found.ravel()  # a view: each cell's row, then its direction
-        flat[at] = rows
+        flat[links[:, 0] * n + ks] = rows
         flat[links[:, 1] * n + back] = rows
         found.flags.writeable = False  # shared (the graph's way rows)
         return found
@@ -279,9 +280,8 @@ class Board:
     def wraps(self) -> np.ndarray:
         """For each link, whether it goes across the border (a warp)."""
         names = self.directions
-        ways = self._links[1] % len(names)
         return np.array([self.step(a, names[d], False) != b
-                         for (a, b), d in zip(self.link_list, ways.tolist(),
+                         for (a, b), d in zip(self.link_list, self._links[1].tolist(),
                                               strict=True)], dtype=bool)
 
     @cached_property
