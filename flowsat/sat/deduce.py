@@ -174,8 +174,7 @@ class Propagation:
         self.state = bytearray(len(g.edge_array))
         # links made at each node and needed, a chain end's other end and color (-1 unknown)
         if self.bulk:
-            self.made = np.zeros(enc.size, dtype=np.int8)  # 0 to 4: a byte a node
-            self.need = np.where(enc.dots >= 0, 1, 2).astype(np.int8)
+            self.made, self.need = np.zeros(enc.size, dtype=np.int64), np.where(enc.dots >= 0, 1, 2)
             self.other, self.color = np.arange(enc.size), enc.dots.copy()
         else:
             self.made, self.need = [0] * enc.size, [1 if d >= 0 else 2 for d in enc.dot]
