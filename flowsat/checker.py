@@ -78,7 +78,7 @@ def right_by_arrays(puzzle: Puzzle, paths: Paths, rules: Rules) -> bool:
         return False
     on_board = board.on_array
     dot_cells = np.zeros(board.size, dtype=bool)
-    owner = np.full(board.size, -1, dtype=np.min_scalar_type(-len(paths)))  # path by path
+    owner = np.full(board.size, -1, dtype=np.min_scalar_type(-1 - len(paths)))  # path by path
     place = np.zeros(board.size, dtype=np.int64)
     numbered = []
     for k, (color, path) in enumerate(paths.items()):
@@ -115,8 +115,8 @@ def right_by_arrays(puzzle: Puzzle, paths: Paths, rules: Rules) -> bool:
         return False
     if not rules.self_touch:  # the links inside a path are its steps (now known), no more
         a, b = board.links.T
-        ends = owner[a]
-        inside = np.count_nonzero((ends >= 0) & (ends == owner[b]))
+        owner_a = owner[a]
+        inside = np.count_nonzero((owner_a >= 0) & (owner_a == owner[b]))
         if inside != sum(len(numbers) - 1 for numbers in numbered):
             return False
     return True

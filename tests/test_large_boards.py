@@ -304,3 +304,11 @@ def test_two_chains_of_one_color_side_by_side_leave_no_residue():
     with pytest.raises(NoSolution):
         residue(p)
     assert solve(puzzle, deduce=True).status == solve(puzzle).status == "unsolvable"
+
+
+def test_a_board_without_dots_is_checked_with_arrays_too():
+    puzzle = Puzzle(("." * 50,) * 50)  # 2,500 cells: the array check
+    assert right_by_arrays(puzzle, {}, Rules(False, False)) and not problems(
+        puzzle, {}, Rules(False, False))
+    assert not right_by_arrays(puzzle, {}, Rules(False, True))
+    assert problems(puzzle, {}, Rules(False, True))[0] == "cell (0, 0) is on no path"

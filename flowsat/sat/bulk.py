@@ -52,8 +52,8 @@ def rounds(enc: Encoder, ways: np.ndarray, pairs: np.ndarray, partners: np.ndarr
     steps = np.array([-enc.width, enc.width, -1, 1])  # WAYS
     room_around = np.r_[np.zeros(enc.width, bool), room, np.zeros(enc.width, bool)]
     room = room_around[enc.width:enc.width + len(room)]  # a view: kept up to date there
-    rule = np.where(dots >= 0, NO_RULE, pairs.astype(np.int64))  # each node's part of the
-    # `corner_table` (pair masks are bytes: made an index here)
+    # each node's part of the `corner_table` (the pair masks are bytes: an index made here)
+    rule = np.where(dots >= 0, NO_RULE, pairs.astype(np.int64))
     table = corner_table(partners)
     while len(frontier) >= SMALL:
         on_time()
