@@ -28,7 +28,7 @@ from flowsat.sat.deduce import OFF, ON, deduce, propagated
 from flowsat.sat.encoder import Encoder
 from flowsat.sat.residue import NoSolution, residue, trace
 from flowsat.solve import solve
-from tests.test_deduce import spiral, swapped
+from tests.test_deduce import changed, spiral, swapped
 
 kinds = dict(shape=st.sampled_from(["square", "hex"]), wrap=st.booleans(),
              size=st.integers(3, 9), extra=st.integers(0, 3), seed=st.integers(0, 10**6))
@@ -39,17 +39,22 @@ def board_of(shape: str, wrap: bool, size: int, extra: int) -> Board:
     return Board(width, size, shape, wrap)
 
 
+def cut_up(board: Board, rng: random.Random, holes: bool, walls: bool,
+           links: list[tuple[int, int]]) -> Board:
+    """The board with a fifth of its cells made holes and a quarter of its links walls."""
+    hole = frozenset(rng.sample(range(board.size), board.size // 5)) if holes else frozenset()
+    wall = frozenset(rng.sample(links, len(links) // 4)) if walls else frozenset()
+    return replace(board, holes=hole, walls=frozenset(w for w in wall if not set(w) & hole))
+
+
 @settings(max_examples=60, deadline=None)
 @given(**kinds, holes=st.booleans(), walls=st.booleans())
 def test_the_graph_tables_from_link_ways_are_the_sorted_ones(shape, wrap, size, extra, seed,
                                                              holes, walls):
     rng = random.Random(seed)
     board = board_of(shape, wrap, size, extra)
-    cells = range(board.size)
-    hole = frozenset(rng.sample(cells, board.size // 5)) if holes else frozenset()
     links = [tuple(e) for e in board.links.tolist()]
-    wall = frozenset(rng.sample(links, len(links) // 4)) if walls else frozenset()
-    board = replace(board, holes=hole, walls=frozenset(w for w in wall if not set(w) & hole))
+    board = cut_up(board, rng, holes, walls, links)
     if board.problem():
         return
     g = encoder.graph(board)
@@ -73,12 +78,10 @@ def test_the_board_tables_made_in_bulk_are_those_of_its_steps(shape, wrap, size,
     board = board_of(shape, wrap, size, extra)
     if not wrap and extra % 2:  # one or two columns, or rows
         board = replace(board, **{("width" if extra == 1 else "height"): 1 + seed % 2})
-    hole = frozenset(rng.sample(range(board.size), board.size // 5)) if holes else frozenset()
     near = [(i, board.step(i, d, board.wrap)) for i in range(board.size) for d in board.directions]
     pairs = sorted({(min(i, j), max(i, j)) for i, j in near if j is not None})
-    wall = frozenset(rng.sample(pairs, len(pairs) // 4)) if walls else frozenset()
-    board = replace(board, holes=hole, walls=frozenset(w for w in wall if not set(w) & hole))
-    open_ = {(i, j) for i, j in near if j is not None and not {i, j} & hole
+    board = cut_up(board, rng, holes, walls, pairs)
+    open_ = {(i, j) for i, j in near if j is not None and not {i, j} & board.holes
              and (min(i, j), max(i, j)) not in board.walls}
     for d, row in board.toward_arrays.items():
         assert row.tolist() == [j if (i, j) in open_ else -1 for i, j in
@@ -201,28 +204,6 @@ def test_a_cell_path_reads_as_the_list_of_its_cells():
     assert path != cells[:3] and path != [*cells[:3], (2, 2)] and path != "ab"
     assert (1, 1) in path and (2, 2) not in path and path.index((1, 1)) == 2
     assert pickle.loads(pickle.dumps(path)) == cells
-
-
-def changed(paths: dict, rng: random.Random, change: str, size: int) -> dict:
-    """The solution with one change that may break it (as the checker's tests make them)."""
-    paths = {c: list(p) for c, p in paths.items()}
-    color = rng.choice(sorted(paths))
-    path = paths[color]
-    if change == "swap" and len(path) > 2:
-        i, j = rng.sample(range(len(path)), 2)
-        path[i], path[j] = path[j], path[i]
-    elif change == "drop" and len(path) > 2:
-        del path[rng.randrange(1, len(path) - 1)]
-    elif change == "move":
-        path[rng.randrange(len(path))] = (rng.randrange(-1, size + 1), rng.randrange(-1, size + 1))
-    elif change == "reverse":
-        path.reverse()
-    elif change == "recolor" and len(paths) > 1:
-        other = rng.choice([c for c in paths if c != color])
-        paths[color], paths[other] = paths[other], paths[color]
-    elif change == "cut":
-        paths[color] = path[:1]
-    return paths
 
 
 @settings(max_examples=80, deadline=None)
