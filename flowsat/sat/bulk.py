@@ -45,31 +45,31 @@ def rounds(enc: Encoder, ways: np.ndarray, pairs: np.ndarray, partners: np.ndarr
     frontier = np.flatnonzero(enc.graph.on_array & ((undecided < len(WAYS)) | (dots >= 0)))
     link_stamp, node_stamp = np.zeros(len(u), dtype=np.int64), np.zeros(enc.size, np.int64)
     # the node each way (WAYS: the square board's directions)
-    clash = color_clash(dots, list(enc.board.toward_arrays.values()))
+    allowed = ~color_clash(dots, list(enc.board.toward_arrays.values()))
     room = made < need
     # each node's room, and a row of padding before and after it: a node's neighbors are
     # at `steps` from it (square board, no wrap), and a missing one is never looked at
-    steps = np.array([-enc.width, enc.width, -1, 1])  # WAYS
+    steps = np.array([-enc.width, enc.width, -1, 1]) + enc.width  # WAYS, in the padded row
     room_around = np.r_[np.zeros(enc.width, bool), room, np.zeros(enc.width, bool)]
     room = room_around[enc.width:enc.width + len(room)]  # a view: kept up to date there
-    # each node's part of the `corner_table` (the pair masks are bytes: an index made here)
-    rule = np.where(dots >= 0, NO_RULE, pairs.astype(np.int64))
+    # each node's part of the `corner_table`, its first index (pair mask x 256)
+    rule = np.where(dots >= 0, NO_RULE, pairs.astype(np.int64)) * 256
     table = corner_table(partners)
     while len(frontier) >= SMALL:
         on_time()
         links = ways[frontier]
         s = np.where(links >= 0, state[links], OFF)
         mk, nd = made[frontier], need[frontier]
-        possible = (s == UNDECIDED) & room_around[(frontier + enc.width)[:, None] + steps]
-        open_ = (possible @ BITS) & ~clash[frontier]
+        undecided_here = s == UNDECIDED
+        possible = undecided_here & room_around[frontier[:, None] + steps]
+        open_ = (possible @ BITS) & allowed[frontier]
         open_[mk >= nd] = 0
-        made_bits = (s == ON) @ BITS
-        left = table[(rule[frontier] * 16 + made_bits) * 16 + open_]
+        left = table[rule[frontier] + ((s == ON) @ BITS) * 16 + open_]
         count = mk + POPCOUNT[left]
         if (count < nd).any():
             raise Contradiction
         keep = (left[:, None] & BITS) > 0
-        close = links[(s == UNDECIDED) & ~keep]
+        close = links[undecided_here & ~keep]
         force = ((count == nd) & (mk < nd))[:, None] & keep
         made_on = distinct(links[force], link_stamp)
         made_off = distinct(close, link_stamp)
@@ -79,8 +79,9 @@ def rounds(enc: Encoder, ways: np.ndarray, pairs: np.ndarray, partners: np.ndarr
         state[made_on] = ON
         ends = np.concatenate([u[made_on], v[made_on]])
         np.add.at(made, ends, 1)
-        room[ends] = made[ends] < need[ends]
-        if (made[ends] > need[ends]).any():
+        have, needs = made[ends], need[ends]
+        room[ends] = have < needs
+        if (have > needs).any():
             raise Contradiction
         squared = squares(enc, ways, state, made_on, link_stamp)
         frontier = next_frontier(u, v, np.concatenate([made_on, made_off, squared]), undecided,
