@@ -12,13 +12,14 @@ consecutive on it (a bridge's two passes are two cells here, each owning the lin
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from functools import lru_cache
 from itertools import pairwise
 
 import numpy as np
 
 from flowsat.puzzle.board import Board
-from flowsat.puzzle.model import Cell, Paths, Puzzle, cell_arrays
+from flowsat.puzzle.model import Cell, CellPath, Paths, Puzzle, cell_arrays
 from flowsat.puzzle.rules import DEFAULT_RULES, Rules
 
 Node = int | tuple[int, int]  # a cell's number, or (bridge cell, its pass)
@@ -70,20 +71,22 @@ def right_by_arrays(puzzle: Puzzle, paths: Paths, rules: Rules) -> bool:
     """Whether the solution keeps every rule, checked with numpy (a board without bridges):
     the paths are the colors, each runs from one of its dots to the other over open links,
     no cell is on a path twice, no dot is inside a path, every cell is covered (fill-all),
-    and no two cells of one path joined by a link are apart on it (no self-touch)."""
+    and no two cells of one path joined by a link are apart on it (no self-touch: the links
+    with both cells on one path are that path's steps, none more)."""
     board, h, w = puzzle.board, puzzle.height, puzzle.width
     if set(paths) != set(puzzle.dots):
         return False
     on_board = board.on_array
     dot_cells = np.zeros(board.size, dtype=bool)
-    owner = np.full(board.size, -1, dtype=np.int64)
+    owner = np.full(board.size, -1, dtype=np.min_scalar_type(-1 - len(paths)))  # path by path
     place = np.zeros(board.size, dtype=np.int64)
     numbered = []
     for k, (color, path) in enumerate(paths.items()):
-        if set(map(len, path)) - {2}:
+        cells = path_arrays(path)
+        if cells is None:
             return False
-        r, c = cell_arrays(path)
-        if len(path) < 2 or not ((r >= 0) & (r < h) & (c >= 0) & (c < w)).all():
+        r, c = cells
+        if len(r) < 2 or not ((r >= 0) & (r < h) & (c >= 0) & (c < w)).all():
             return False
         numbers = r * w + c
         if not on_board[numbers].all() or (owner[numbers] >= 0).any():
@@ -100,22 +103,34 @@ def right_by_arrays(puzzle: Puzzle, paths: Paths, rules: Rules) -> bool:
         dot_cells[[board.number(a), board.number(b)]] = True
     if any(dot_cells[numbers[1:-1]].any() for numbers in numbered):
         return False
-    ways = board.ways
+    ways = list(board.toward_arrays.values())
     for numbers in numbered:  # each step to a neighbor through an open link, a way a time
-        step = np.zeros(len(numbers) - 1, dtype=bool)
-        for way in ways.T:
-            step |= way[numbers[:-1]] == numbers[1:]
+        here, there = numbers[:-1], numbers[1:]
+        step = np.take(ways[0], here) == there
+        for way in ways[1:]:
+            step |= np.take(way, here) == there
         if not step.all():
             return False
-    links = board.links
     if rules.fill_all and (owner[on_board] < 0).any():
         return False
-    if not rules.self_touch:
-        a, b = links[:, 0], links[:, 1]
-        same = (owner[a] >= 0) & (owner[a] == owner[b])
-        if (np.abs(place[a][same] - place[b][same]) != 1).any():
+    if not rules.self_touch:  # the links inside a path are its steps (now known), no more
+        a, b = board.links.T
+        owner_a = owner[a]
+        inside = np.count_nonzero((owner_a >= 0) & (owner_a == owner[b]))
+        if inside != sum(len(numbers) - 1 for numbers in numbered):
             return False
     return True
+
+
+def path_arrays(path: Sequence[Cell]) -> tuple[np.ndarray, np.ndarray] | None:
+    """A path's rows and columns as two int arrays of one length (None: some cell is no
+    (row, column) pair): a list's cells read one by one, a `CellPath`'s arrays as given."""
+    if not isinstance(path, CellPath) and set(map(len, path)) - {2}:
+        return None
+    r, c = cell_arrays(path)
+    if not (r.ndim == c.ndim == 1 and r.shape == c.shape and r.dtype.kind == c.dtype.kind == "i"):
+        return None
+    return r, c
 
 
 def off_board(puzzle: Puzzle, color: str, path: list[Cell]) -> list[str]:

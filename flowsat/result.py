@@ -50,8 +50,7 @@ def to_record(puzzle: Puzzle, result: Result, backend: str, rules: Rules) -> dic
         "rules": rules.record(), "encoding": result.config.get("encoding"),
         "solver": result.config.get("solver"),
         "grid": solution_grid(puzzle, result.paths) if solved else list(puzzle.rows),
-        "paths": {c: list(path) for c, path in result.paths.items()}  # cells: JSON arrays
-        if solved else None,
+        "paths": dict(result.paths) if solved else None,  # cells: JSON arrays (`record_json`)
         "stats": result.stats, "error": result.error,
     }
 

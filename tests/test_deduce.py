@@ -122,6 +122,15 @@ def test_the_array_check_accepts_exactly_what_the_cell_by_cell_check_accepts(
     rng = random.Random(seed)
     width = size + size % 2 if shape == "hex" and wrap else size
     puzzle, paths = random_level(Board(width, size, shape, wrap), rng, Rules(touch), walls=walls)
+    paths = changed(paths, rng, change, size)
+    rules = Rules(touch, fill)
+    with patch("flowsat.checker.right_by_arrays", return_value=False):
+        slow = problems(puzzle, paths, rules)
+    assert right_by_arrays(puzzle, paths, rules) == (slow == []), (puzzle.rows, paths, slow)
+
+
+def changed(paths: dict, rng: random.Random, change: str, size: int) -> dict:
+    """The solution (as lists) with one change that may break it."""
     paths = {c: list(p) for c, p in paths.items()}
     color = rng.choice(sorted(paths))
     path = paths[color]
@@ -137,10 +146,9 @@ def test_the_array_check_accepts_exactly_what_the_cell_by_cell_check_accepts(
     elif change == "recolor" and len(paths) > 1:
         other = rng.choice([c for c in paths if c != color])
         paths[color], paths[other] = paths[other], paths[color]
-    rules = Rules(touch, fill)
-    with patch("flowsat.checker.right_by_arrays", return_value=False):
-        slow = problems(puzzle, paths, rules)
-    assert right_by_arrays(puzzle, paths, rules) == (slow == []), (puzzle.rows, paths, slow)
+    elif change == "cut":
+        paths[color] = path[:1]
+    return paths
 
 
 def test_propagation_keeps_its_own_clock():

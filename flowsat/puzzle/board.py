@@ -210,13 +210,17 @@ class Board:
         return out
 
     def square_steps(self, dr: int, dc: int) -> np.ndarray:
-        """Each cell's neighbor one step (dr, dc) away on the square grid, -1 off the board."""
+        """Each cell's neighbor one step (dr, dc) away on the square grid (|dr|, |dc| <= 1),
+        -1 off the board: each cell's number plus the step's, the border rows and columns
+        set apart (wrapped round with warps)."""
         w, h = self.width, self.height
-        r, c = np.divmod(np.arange(self.size, dtype=np.int64), w)
-        r, c = r + dr, c + dc
-        if self.wrap:
-            return (r % h) * w + c % w
-        return np.where((r >= 0) & (r < h) & (c >= 0) & (c < w), r * w + c, -1)
+        row = np.arange(dr * w + dc, self.size + dr * w + dc, dtype=np.int64)
+        grid = row.reshape(h, w)  # a view: the border rows and columns in place
+        for line, step, wrapped in ((grid[0] if dr < 0 else grid[-1], dr, h * w),
+                                    (grid[:, 0] if dc < 0 else grid[:, -1], dc, w)):
+            if step:
+                line[...] = line - step * wrapped if self.wrap else -1
+        return row
 
     @cached_property
     def neighbors(self) -> tuple[tuple[int, ...], ...]:
@@ -227,16 +231,22 @@ class Board:
     @cached_property
     def ways(self) -> np.ndarray:
         """`toward_arrays` as one (size, directions) array."""
+        return self.stack_ways()
+
+    def stack_ways(self) -> np.ndarray:
         return np.stack([self.toward_arrays[d] for d in self.directions], axis=1)
 
     @cached_property
     def _links(self) -> tuple[np.ndarray, np.ndarray]:
         """The links as an (L, 2) array in the documented order, and each one's direction
-        (an index into `directions`) from its first cell."""
-        ways = self.ways
+        (an index into `directions`, a byte) from its first cell."""
+        ways = self.stack_ways()  # made for this, then let go (32 MB a million cells)
         cells = np.arange(self.size, dtype=np.int64)[:, None]
-        rows, ks = np.nonzero(ways > cells)  # holes have no neighbors: no links from them
-        return np.stack([rows, ways[rows, ks]], axis=1).astype(np.int64, copy=False), ks
+        at = np.flatnonzero(ways > cells)  # holes have no neighbors: no links from them
+        first, ks = np.divmod(at, ways.shape[1])
+        found = np.empty((len(at), 2), dtype=np.int64)
+        found[:, 0], found[:, 1] = first, ways.ravel()[at]
+        return found, ks.astype(np.int8)
 
     @cached_property
     def links(self) -> np.ndarray:
@@ -247,11 +257,13 @@ class Board:
         """Each cell's row of `links` each way (a (size, directions) array, -1 where none),
         made by scattering each link to its two cells (a step is one to one: no sort)."""
         (links, ks), names = self._links, self.directions
-        back = np.array([names.index(OPPOSITE[n]) for n in names])[ks]
+        n = len(names)
+        back = np.array([names.index(OPPOSITE[d]) for d in names])[ks]
         rows = np.arange(len(links), dtype=np.int64)
-        found = np.full((self.size, len(names)), -1, dtype=np.int64)
-        found[links[:, 0], ks] = rows
-        found[links[:, 1], back] = rows
+        found = np.full((self.size, n), -1, dtype=np.int64)
+        flat = found.ravel()  # a view: each cell's row, then its direction
+        flat[links[:, 0] * n + ks] = rows
+        flat[links[:, 1] * n + back] = rows
         found.flags.writeable = False  # shared (the graph's way rows)
         return found
 

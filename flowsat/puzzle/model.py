@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from operator import itemgetter
@@ -15,7 +15,8 @@ import numpy as np
 from flowsat.puzzle.board import Board
 
 Cell = tuple[int, int]  # (row, column), both from 0
-Paths = dict[str, list[Cell]]  # color label -> cells from one of its dots to the other
+Paths = dict[str, Sequence[Cell]]  # color label -> cells from one of its dots to the other
+# (a list of (row, column) tuples, or on large boards a `CellPath`: the same cells as arrays)
 
 EMPTY = "."
 NOT_EMPTY = re.compile(f"[^{re.escape(EMPTY)}]")  # a label's cell
@@ -130,8 +131,45 @@ def not_a_cell_message(ch: str) -> str:
             f"ASCII character (a dot's label)")
 
 
+class CellPath(Sequence[Cell]):
+    """A path's cells as two int arrays, rows and columns, as a tracer makes them on a large
+    board: it reads as the list of its (row, column) tuples (made only when asked for), and
+    `cell_arrays` hands its arrays over as they are."""
+
+    __slots__ = ("cols", "rows")
+
+    def __init__(self, rows: np.ndarray, cols: np.ndarray):
+        self.rows, self.cols = rows, cols
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __getitem__(self, k):
+        if isinstance(k, slice):
+            return CellPath(self.rows[k], self.cols[k])
+        return int(self.rows[k]), int(self.cols[k])
+
+    def __iter__(self) -> Iterator[Cell]:
+        return zip(self.rows.tolist(), self.cols.tolist(), strict=True)
+
+    def __reversed__(self) -> Iterator[Cell]:
+        return iter(self[::-1])
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Sequence) and not isinstance(other, str):
+            return len(self) == len(other) and list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # a sequence, compared by its cells
+
+    def __repr__(self) -> str:
+        return f"CellPath({list(self)!r})"
+
+
 def solution_grid(puzzle: Puzzle, paths: Paths) -> list[str]:
     """The board with every cell holding the label of the path through it ('.' if none)."""
+    if paths and all(isinstance(p, CellPath) and len(c) == 1 for c, p in paths.items()):
+        return grid_of_arrays(puzzle, paths)
     grid = [[EMPTY] * puzzle.width for _ in range(puzzle.height)]
     for color, path in paths.items():
         for r, c in path:
@@ -139,8 +177,19 @@ def solution_grid(puzzle: Puzzle, paths: Paths) -> list[str]:
     return ["".join(row) for row in grid]
 
 
-def cell_arrays(path: list[Cell]) -> tuple[np.ndarray, np.ndarray]:
-    """A path's rows and columns as two int arrays (read without numpy's slow path for a
-    list of pairs)."""
+def grid_of_arrays(puzzle: Puzzle, paths: dict[str, CellPath]) -> list[str]:
+    """`solution_grid` of paths held as arrays, one label a cell: each row's characters
+    (code points) read as one string."""
+    grid = np.full((puzzle.height, puzzle.width), ord(EMPTY), dtype=np.uint32)
+    for color, path in paths.items():
+        grid[path.rows, path.cols] = ord(color)
+    return grid.view(f"<U{puzzle.width}").ravel().tolist()
+
+
+def cell_arrays(path: Sequence[Cell]) -> tuple[np.ndarray, np.ndarray]:
+    """A path's rows and columns as two int arrays (a `CellPath`'s own; a list's read without
+    numpy's slow path for a list of pairs)."""
+    if isinstance(path, CellPath):
+        return path.rows, path.cols
     return tuple(np.fromiter(map(itemgetter(k), path), dtype=np.int64, count=len(path))
                  for k in (0, 1))

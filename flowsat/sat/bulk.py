@@ -44,31 +44,32 @@ def rounds(enc: Encoder, ways: np.ndarray, pairs: np.ndarray, partners: np.ndarr
     # the first round looks at the others only
     frontier = np.flatnonzero(enc.graph.on_array & ((undecided < len(WAYS)) | (dots >= 0)))
     link_stamp, node_stamp = np.zeros(len(u), dtype=np.int64), np.zeros(enc.size, np.int64)
-    near = enc.board.ways  # the node each way (WAYS: the square board's directions)
-    clash = color_clash(dots, near)
+    # the node each way (WAYS: the square board's directions)
+    allowed = ~color_clash(dots, list(enc.board.toward_arrays.values()))
     room = made < need
     # each node's room, and a row of padding before and after it: a node's neighbors are
     # at `steps` from it (square board, no wrap), and a missing one is never looked at
-    steps = np.array([-enc.width, enc.width, -1, 1])  # WAYS
+    steps = np.array([-enc.width, enc.width, -1, 1]) + enc.width  # WAYS, in the padded row
     room_around = np.r_[np.zeros(enc.width, bool), room, np.zeros(enc.width, bool)]
     room = room_around[enc.width:enc.width + len(room)]  # a view: kept up to date there
-    rule = np.where(dots >= 0, NO_RULE, pairs)  # each node's part of the `corner_table`
+    # each node's part of the `corner_table`, its first index (pair mask x 256)
+    rule = np.where(dots >= 0, NO_RULE, pairs.astype(np.int64)) * 256
     table = corner_table(partners)
     while len(frontier) >= SMALL:
         on_time()
         links = ways[frontier]
         s = np.where(links >= 0, state[links], OFF)
         mk, nd = made[frontier], need[frontier]
-        possible = (s == UNDECIDED) & room_around[(frontier + enc.width)[:, None] + steps]
-        open_ = (possible @ BITS) & ~clash[frontier]
+        undecided_here = s == UNDECIDED
+        possible = undecided_here & room_around[frontier[:, None] + steps]
+        open_ = (possible @ BITS) & allowed[frontier]
         open_[mk >= nd] = 0
-        made_bits = (s == ON) @ BITS
-        left = table[(rule[frontier] * 16 + made_bits) * 16 + open_]
+        left = table[rule[frontier] + ((s == ON) @ BITS) * 16 + open_]
         count = mk + POPCOUNT[left]
         if (count < nd).any():
             raise Contradiction
         keep = (left[:, None] & BITS) > 0
-        close = links[(s == UNDECIDED) & ~keep]
+        close = links[undecided_here & ~keep]
         force = ((count == nd) & (mk < nd))[:, None] & keep
         made_on = distinct(links[force], link_stamp)
         made_off = distinct(close, link_stamp)
@@ -78,8 +79,9 @@ def rounds(enc: Encoder, ways: np.ndarray, pairs: np.ndarray, partners: np.ndarr
         state[made_on] = ON
         ends = np.concatenate([u[made_on], v[made_on]])
         np.add.at(made, ends, 1)
-        room[ends] = made[ends] < need[ends]
-        if (made[ends] > need[ends]).any():
+        have, needs = made[ends], need[ends]
+        room[ends] = have < needs
+        if (have > needs).any():
             raise Contradiction
         squared = squares(enc, ways, state, made_on, link_stamp)
         frontier = next_frontier(u, v, np.concatenate([made_on, made_off, squared]), undecided,
@@ -87,11 +89,12 @@ def rounds(enc: Encoder, ways: np.ndarray, pairs: np.ndarray, partners: np.ndarr
     return frontier
 
 
-def color_clash(dots: np.ndarray, near: np.ndarray) -> np.ndarray:
-    """Each node's directions (bits) toward a dot of another color: a dot's only."""
+def color_clash(dots: np.ndarray, near: list[np.ndarray]) -> np.ndarray:
+    """Each node's directions (bits) toward a dot of another color (`near`: each node's
+    neighbor each way): a dot's only."""
     clash = np.zeros(len(dots), dtype=np.int64)
     dotted = np.flatnonzero(dots >= 0)
-    other = near[dotted]
+    other = np.stack([way[dotted] for way in near], axis=1)
     other_color = np.where(other >= 0, dots[other], -1)
     clash[dotted] = ((other_color >= 0) & (other_color != dots[dotted][:, None])) @ BITS
     return clash
@@ -163,10 +166,18 @@ def squares(enc: Encoder, ways: np.ndarray, state: np.ndarray, made_on: np.ndarr
     return closed
 
 
-def chains(size: int, ends: np.ndarray) -> np.ndarray:
+def links_in(ends: np.ndarray, state: np.ndarray, value: int) -> np.ndarray:
+    """The rows of `ends` (the links' two nodes) whose link is in that state (`compress`: a
+    fraction of the time of a boolean index of rows)."""
+    return np.compress(state == value, ends, axis=0)
+
+
+def chains(size: int, ends: np.ndarray, start: np.ndarray | None = None) -> np.ndarray:
     """Each node's component along the made links (the smallest node in it): hook every link's
-    larger label under its smaller, then jump pointers, until the links agree."""
-    label = np.arange(size)
+    larger label under its smaller, then jump pointers, until the links agree. `start`: the
+    labels of some of these links' components (each node's no larger than the node, in its
+    component), as `chain_ends` leaves them: only the links made since are hooked."""
+    label = np.arange(size) if start is None else start.copy()
     u, v = ends[:, 0], ends[:, 1]
     while True:
         lu, lv = label[u], label[v]
@@ -183,12 +194,12 @@ def chains(size: int, ends: np.ndarray) -> np.ndarray:
 
 
 def chain_ends(enc: Encoder, state: np.ndarray, made: np.ndarray
-               ) -> tuple[np.ndarray, np.ndarray]:
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The made links as chains: each node's other chain end (itself when alone; right at the
-    ends only) and each chain's color (-1 unknown), by node. A cycle, or two colors on one
-    chain, is a contradiction."""
+    ends only), each chain's color (-1 unknown), by node, and each node's chain (`chains`).
+    A cycle, or two colors on one chain, is a contradiction."""
     size, on_board = enc.size, enc.graph.on_array
-    ends = enc.graph.edge_array[state == ON]
+    ends = links_in(enc.graph.edge_array, state, ON)
     label = chains(size, ends)
     links = np.bincount(label[ends[:, 0]], minlength=size)
     nodes = np.bincount(label[on_board.nonzero()[0]], minlength=size)
@@ -205,4 +216,4 @@ def chain_ends(enc: Encoder, state: np.ndarray, made: np.ndarray
     tips = tips[np.argsort(label[tips], kind="stable")]
     a, b = tips[0::2], tips[1::2]
     other[a], other[b] = b, a
-    return other, color[label]
+    return other, color[label], label

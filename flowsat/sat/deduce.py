@@ -131,12 +131,12 @@ def pair_masks(enc: Encoder) -> np.ndarray:
     """Each cell's pairs of directions (bits of PAIRS) its two links may take: straight, or a
     turn that is not out."""
     turns = blind(enc)
-    mask = np.zeros(enc.size, dtype=np.int64)
+    mask = np.zeros(enc.size, dtype=np.int8)  # six bits: a byte a cell
     for k, (a, b) in enumerate(PAIRS):
         da, db = WAYS[a], WAYS[b]
         diagonal = (da[0] + db[0], da[1] + db[1])
         allowed = ~turns[diagonal] if diagonal in turns else np.ones(enc.size, dtype=bool)
-        mask |= allowed.astype(np.int64) << k
+        mask |= allowed.astype(np.int8) << k
     return mask
 
 
@@ -179,6 +179,7 @@ class Propagation:
         else:
             self.made, self.need = [0] * enc.size, [1 if d >= 0 else 2 for d in enc.dot]
             self.other, self.color = list(range(enc.size)), list(enc.dot)
+        self.chain = None  # each node's chain after the numpy rounds (`bulk.chains`)
         self.optional = not rules.fill_all  # cells may stay empty
         self.touch = not rules.self_touch
         self.neighbors = g.neighbors if self.touch and has_triangles(enc) else None
@@ -224,12 +225,12 @@ class Propagation:
         ways = self.enc.board.link_ways  # no bridges: the board's links are the graph's
         frontier = bulk.rounds(self.enc, ways, self.pairs, np.asarray(self.partners).ravel(),
                                state, self.made, self.need, self.on_time)
-        self.other, self.color = bulk.chain_ends(self.enc, state, self.made)
+        self.other, self.color, self.chain = bulk.chain_ends(self.enc, state, self.made)
         self.state = bytearray(state.tobytes())
         # the rounds left every node stable under their rules but the last frontier's: what
         # the worklist adds is the chains' (no cycle, one color), which only bite at the
         # ends of an undecided link that would close a chain or join two colors
-        a, b = g.edge_array[state == UNDECIDED].T
+        a, b = bulk.links_in(g.edge_array, state, UNDECIDED).T
         ca, cb = self.color[a], self.color[b]
         bite = (self.other[a] == b) | ((ca >= 0) & (cb >= 0) & (ca != cb))
         todo = np.unique(np.concatenate([a[bite], b[bite], frontier]))

@@ -18,15 +18,14 @@ variables for a million cells.
 from __future__ import annotations
 
 import time
-from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
-from itertools import pairwise, repeat
+from itertools import pairwise
 
 import numpy as np
 
-from flowsat.puzzle.model import Paths
+from flowsat.puzzle.model import CellPath, Paths
 from flowsat.sat import card
-from flowsat.sat.bulk import chains
+from flowsat.sat.bulk import chains, links_in
 from flowsat.sat.deduce import OFF, ON, UNDECIDED, Propagation
 from flowsat.sat.encoder import Encoder
 from flowsat.sat.oracle import open_oracle
@@ -90,7 +89,7 @@ def residue(p: Propagation) -> Residue:
     enc = p.enc
     state = np.frombuffer(p.state, dtype=np.uint8)
     ends = enc.graph.edge_array
-    chain = chains(enc.size, ends[state == ON])
+    chain = chains(enc.size, links_in(ends, state, ON), p.chain)  # the rounds' chains grown
     undecided = np.flatnonzero(state == UNDECIDED)
     res = Residue(state, undecided, chain, top=len(undecided))
     color = np.full(enc.size, -1, dtype=np.int64)  # each chain's known color, by its label
@@ -120,15 +119,17 @@ def residue(p: Propagation) -> Residue:
     sides = Sides(base, color, colors)
     clauses += sides.relate(np.arange(1, len(undecided) + 1), u_chain, v_chain, p.touch)
     if p.touch:
-        off = ends[state == OFF]
+        off = links_in(ends, state, OFF)
         ca, cb = chain[off[:, 0]], chain[off[:, 1]]
         if (ca == cb).any():
             raise NoSolution
+        ka, kb = color[ca], color[cb]
+        matter = (ka < 0) | (kb < 0) | (ka == kb)  # not two chains of known colors apart
+        ca, cb = ca[matter], cb[matter]
         low, high = np.minimum(ca, cb), np.maximum(ca, cb)
         keys = np.unique(low * enc.size + high)  # each pair of chains once
         low, high = np.divmod(keys, enc.size)
-        matter = (color[low] < 0) | (color[high] < 0) | (color[low] == color[high])
-        clauses += sides.relate(None, low[matter], high[matter], True)
+        clauses += sides.relate(None, low, high, True)
     if any(not c for c in clauses):
         raise NoSolution
     return res
@@ -267,9 +268,9 @@ def assignment(res: Residue, enc: Encoder, paths: Paths) -> list[int]:
 
 def trace(enc: Encoder, state: np.ndarray) -> Paths:
     """The paths along the made links, each from its color's first dot (the links form no
-    cycle: the residue's cycles are cut before). A straight run of nodes numbered one or a
-    row apart is crossed in one step (`Runs`), so a spiral's million cells take a few
-    thousand steps."""
+    cycle: the residue's cycles are cut before), as arrays (`CellPath`). A straight run of
+    nodes numbered one or a row apart is crossed in one step (`Runs`), so a spiral's million
+    cells take a few thousand steps, and its nodes are made with the others in one pass."""
     runs = Runs(enc, state)
     home = np.asarray(enc.home) if enc.second else None  # else each node is its cell
     paths: Paths = {}
@@ -277,59 +278,44 @@ def trace(enc: Encoder, state: np.ndarray) -> Paths:
         pieces = runs.walk(enc.index(a), enc.index(b))
         if pieces is None:
             raise AssertionError(f"{enc.puzzle.name}: path {color!r} breaks")
-        if home is None:
-            paths[color] = cells_of(pieces, enc.width)
-            continue
-        nodes = [n for first, last, step in pieces for n in range(first, last + step, step)]
-        rows, cols = np.divmod(home[nodes], enc.width)
-        paths[color] = list(zip(rows.tolist(), cols.tolist(), strict=True))
+        nodes = piece_nodes(pieces)
+        paths[color] = CellPath(*np.divmod(nodes if home is None else home[nodes], enc.width))
     return paths
 
 
-def cells_of(pieces: list[tuple[int, int, int]], width: int) -> list[tuple[int, int]]:
-    """The cells of a path of pieces (first node, last node, step) where each node is its
-    cell: a piece is part of a row or of a column."""
-    cells: list[tuple[int, int]] = []
-    for first, last, step in pieces:
-        r, c = divmod(first, width)
-        if first == last:
-            cells.append((r, c))
-        elif abs(step) == width:  # down or up a column
-            way = 1 if step > 0 else -1
-            cells += zip(range(r, r + (last - first) // width + way, way), repeat(c))
-        else:  # along a row
-            cells += zip(repeat(r), range(c, c + last - first + step, step))
-    return cells
+def piece_nodes(pieces: list[tuple[int, int, int]]) -> np.ndarray:
+    """The nodes of a path of pieces (first node, last node, step), in order."""
+    first, last, step = np.array(pieces, dtype=np.int64).T
+    length = (last - first) // step + 1
+    at = np.arange(int(length.sum())) - np.repeat(np.cumsum(length) - length, length)
+    return np.repeat(first, length) + at * np.repeat(step, length)
 
 
 class Runs:
     """The made links, each node's one or two linked neighbors, and the straight runs: a node
     whose two neighbors are the nodes numbered one less and one more (a row less and more) is
-    inside a run, whose end (the next node that is not) is found by bisection."""
+    inside a run, whose end (the next node that is not) is found by bisection in the row's
+    run ends, or, along a column (a few thousand nodes at most), as the first node of the
+    column onwards that is not inside one."""
 
     def __init__(self, enc: Encoder, state: np.ndarray):
-        ends = enc.graph.edge_array[state == ON]
+        ends = links_in(enc.graph.edge_array, state, ON)
         nodes, others = ends.ravel(), ends[:, ::-1].ravel()
-        first, then = np.full(enc.size, -1), np.full(enc.size, -1)
-        first[nodes] = others  # a node's two links: the last one written here, the other
-        rest = first[nodes] != others
-        then[nodes[rest]] = others[rest]
-        if (np.bincount(nodes, minlength=enc.size) > 2).any():
+        degree = np.bincount(nodes, minlength=enc.size)
+        if (degree > 2).any():
             raise AssertionError(f"{enc.puzzle.name}: a node with more than two links")
+        first = np.full(enc.size, -1)
+        first[nodes] = others  # a node's two links: the last one written here, the other
+        then = np.bincount(nodes, others, enc.size).astype(np.int64)  # the two summed
+        then -= first
+        then[degree < 2] = -1
         self.first, self.then = first, then  # read a few times per run: arrays
         low, high = np.minimum(first, then), np.maximum(first, then)
         self.size, self.width = enc.size, enc.width
-        self.height = -(-enc.size // enc.width)  # rows of nodes (bridges' passes too)
         node = np.arange(enc.size)
         in_row = (low >= 0) & (low == node - 1) & (high == node + 1)
-        in_column = (low >= 0) & (low == node - self.width) & (high == node + self.width)
-        self.in_row, self.in_column = in_row.tobytes(), in_column.tobytes()
-        # the nodes that end runs: along a row by number, along a column by column then row
-        # (the key's order: the nodes' grid, padded to whole rows, read column by column)
-        self.row_stops = np.flatnonzero(~in_row).tolist()
-        grid = np.ones(self.height * self.width, dtype=bool)
-        grid[:enc.size] = ~in_column
-        self.column_stops = np.flatnonzero(grid.reshape(self.height, self.width).T).tolist()
+        self.in_column = (low >= 0) & (low == node - self.width) & (high == node + self.width)
+        self.in_row, self.row_stops = in_row.tobytes(), np.flatnonzero(~in_row)
 
     def walk(self, start: int, end: int) -> list[tuple[int, int, int]] | None:
         """The nodes from start to end along the links, as pieces (first node, last node,
@@ -343,8 +329,8 @@ class Runs:
             step = nxt - cur
             if step in (1, -1) and self.in_row[nxt]:
                 stop = run_end(self.row_stops, nxt, step > 0)
-            elif step in (w, -w) and self.in_column[nxt]:
-                stop = self.from_key(run_end(self.column_stops, self.key(nxt), step > 0))
+            elif step in (w, -w) and self.in_column[nxt]:  # the column's first node not inside
+                stop = nxt + step * int(np.argmin(self.in_column[nxt::step]))
             else:
                 pieces.append((nxt, nxt, 1))
                 prev, cur, length = cur, nxt, length + 1
@@ -353,14 +339,9 @@ class Runs:
             prev, cur, length = stop - step, stop, length + (stop - nxt) // step + 1
         return pieces
 
-    def key(self, node: int) -> int:
-        return node % self.width * self.height + node // self.width
 
-    def from_key(self, key: int) -> int:
-        return key % self.height * self.width + key // self.height
-
-
-def run_end(stops: list[int], key: int, onwards: bool) -> int:
-    """The stop next to a key inside a run, onwards or backwards (both ends of a run are
+def run_end(stops: np.ndarray, node: int, onwards: bool) -> int:
+    """The stop next to a node inside a run, onwards or backwards (both ends of a run are
     stops: the first and the last node are never inside one)."""
-    return stops[bisect_right(stops, key)] if onwards else stops[bisect_left(stops, key) - 1]
+    at = np.searchsorted(stops, node, "right" if onwards else "left")
+    return int(stops[at if onwards else at - 1])
