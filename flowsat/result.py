@@ -59,8 +59,11 @@ def record_json(record: dict[str, Any]) -> str:
     """A record as one line of JSON, the text of `json.dumps(record, separators=(",", ":"))`,
     its paths, from `ARRAYS_FROM` cells, written with each number's text made once (a million
     cells in a tenth of a second: json writes each number)."""
-    if not record.get("paths") or sum(map(len, record["paths"].values())) < ARRAYS_FROM:
+    if not record.get("paths"):
         return json.dumps(record, separators=(",", ":"))
+    if sum(map(len, record["paths"].values())) < ARRAYS_FROM:  # a path may be a `CellPath`
+        paths = {color: list(path) for color, path in record["paths"].items()}
+        return json.dumps({**record, "paths": paths}, separators=(",", ":"))
     items = list(record.items())
     at = list(record).index("paths")
     head = json.dumps(dict(items[:at]), separators=(",", ":"))[:-1]  # "{...", no "}"
