@@ -121,3 +121,22 @@ def test_a_huge_board_stops_before_anything_big_is_built(tmp_path, backend, what
                  str(board))
     assert result.exit_code == 3, result.output
     assert ": limit in " in result.stdout and what in result.stdout
+
+
+def test_a_board_far_below_the_cap_is_estimated_from_the_probes_of_rounded_colors(monkeypatch):
+    asked = []
+    measured = estimate.measured
+    monkeypatch.setattr(estimate, "measured",
+                        lambda spec, colors, rules: asked.append(colors) or measured(spec, colors,
+                                                                                     rules))
+    (puzzle,) = read_puzzles(MID)
+    spec, colors = load_spec("edges-binary"), len(puzzle.colors)
+    more = -(-colors // estimate.BOUND_COLORS) * estimate.BOUND_COLORS
+    assert colors != more
+    assert formula_size(puzzle, spec, Rules(), cap=10_000.0) is None  # far below
+    assert asked == [more]  # the probes of the puzzle's own colors are not made
+    exact = formula_size(puzzle, spec, Rules())
+    rough = estimate.scaled(puzzle, spec, Rules(), more)
+    assert rough.mb >= 0.9 * exact.mb
+    near = formula_size(puzzle, spec, Rules(), cap=rough.mb * estimate.FAR_BELOW * 0.99)
+    assert near == exact  # near the cap: the exact estimate

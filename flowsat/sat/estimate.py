@@ -21,6 +21,11 @@ BYTES_PER_CLAUSE = 150
 BYTES_PER_LITERAL = 52
 BYTES_PER_VARIABLE = 320
 MB = 1 << 20
+# With a cap: a rough estimate first, from the probes of the colors rounded up to a multiple
+# of this (at least 0.9 times the exact estimate on the named encodings, mostly above it), and
+# the exact estimate only when the rough one is not FAR_BELOW times under the cap
+BOUND_COLORS = 16
+FAR_BELOW = 4
 
 
 @dataclass(frozen=True)
@@ -38,20 +43,34 @@ class Size:
                 + BYTES_PER_VARIABLE * self.variables) / MB
 
 
-def formula_size(puzzle: Puzzle, spec: Spec, rules: Rules) -> Size | None:
+def formula_size(puzzle: Puzzle, spec: Spec, rules: Rules, cap: float | None = None
+                 ) -> Size | None:
     """The formula's estimated size, None for a board that is cheaper to build than to
     estimate; lazy no-self-touch clauses count as if all were stated (a fall-back states
-    them all). The `order` encoding numbers the cells along the paths in as many bits as the
-    count of cells has: that part grows with cells x bits, the rest with the free cells."""
+    them all). With `cap` (MB), None too when a rough estimate from the probes of more colors
+    (`BOUND_COLORS`: few probes serve all the puzzles of a file) is far below it."""
     if spec.touch == "lazy":
         spec = replace(spec, touch="eager")
     colors, cells = len(puzzle.colors), cell_count(puzzle)
     if cells <= WORTH_IT * PROBE_WIDTH * (1 + PROBE_FREE_ROWS[-1]):  # the least a large
         return None  # probe can have (a row of dots): no need to make the probes to know
-    small, large = (probe(colors, rows) for rows in PROBE_FREE_ROWS)
-    if cells <= WORTH_IT * cell_count(large):
+    if cells <= WORTH_IT * cell_count(probe(colors, PROBE_FREE_ROWS[-1])):
         return None
-    per_cell = (cells - 2 * colors - free_cells(small)) / (free_cells(large) - free_cells(small))
+    more = -(-colors // BOUND_COLORS) * BOUND_COLORS
+    if cap is not None and scaled(puzzle, spec, rules, more).mb * FAR_BELOW <= cap:
+        return None
+    return scaled(puzzle, spec, rules, colors)
+
+
+def scaled(puzzle: Puzzle, spec: Spec, rules: Rules, colors: int) -> Size:
+    """The puzzle's formula scaled from the probes of `colors` colors (the puzzle's, or more
+    for a rough estimate): the `order` encoding numbers the cells along the paths in as many bits as
+    the count of cells has: that part grows with cells x bits, the rest with the free
+    cells."""
+    cells = cell_count(puzzle)
+    small, large = (probe(colors, rows) for rows in PROBE_FREE_ROWS)
+    per_cell = ((cells - 2 * len(puzzle.colors) - free_cells(small))
+                / (free_cells(large) - free_cells(small)))
     lazy = replace(spec, cycles="lazy") if spec.cycles == "order" else spec
     a, b = measured(lazy, colors, rules)
     counts = [x + (y - x) * per_cell for x, y in zip(a, b, strict=True)]
