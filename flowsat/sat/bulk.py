@@ -44,7 +44,7 @@ def rounds(enc: Encoder, ways: np.ndarray, pairs: np.ndarray, partners: np.ndarr
     # the first round looks at the others only
     frontier = np.flatnonzero(enc.graph.on_array & ((undecided < len(WAYS)) | (dots >= 0)))
     link_stamp, node_stamp = np.zeros(len(u), dtype=np.int64), np.zeros(enc.size, np.int64)
-    # the node each way (WAYS: the square board's directions)
+    # each node's directions (bits) not toward a dot of another color
     allowed = ~color_clash(dots, list(enc.board.toward_arrays.values()))
     room = made < need
     # each node's room, and a row of padding before and after it: a node's neighbors are
