@@ -57,14 +57,18 @@ def exactly_rows(lits: np.ndarray, k: int) -> list[np.ndarray]:
     """The direct clauses of `exactly(row, k, "pairwise")` for every row of a matrix of
     literals (rows of one length n, k <= n), as arrays of clauses of one width each: the
     same clauses, made for all rows at once."""
-    n = lits.shape[1]
+    return [(sign * lits[:, columns]).reshape(-1, columns.shape[1])
+            for sign, columns in exactly_parts(lits.shape[1], k)]
+
+
+def exactly_parts(n: int, k: int) -> list[tuple[int, np.ndarray]]:
+    """The blocks of the direct clauses of exactly k of n literals (k <= n): each a sign and
+    the subsets of literals (as columns) whose clauses it has (at least k, then at most k)."""
     out = []
-    if k == 1:
-        out.append(lits)
-    elif k > 1:
-        out.append(lits[:, subset_columns(n, n - k + 1)].reshape(-1, n - k + 1))
+    if k >= 1:
+        out.append((1, subset_columns(n, n - k + 1)))
     if k < n:
-        out.append(-lits[:, subset_columns(n, k + 1)].reshape(-1, k + 1))
+        out.append((-1, subset_columns(n, k + 1)))
     return out
 
 

@@ -9,6 +9,8 @@ iff cell i has color k.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from flowsat.sat.encoder import Encoder, Keys
@@ -39,7 +41,7 @@ class OneHot:
                     enc.clauses.append(list(row))
                 enc.at_most(row, 1)
 
-    def same(self, pairs: Pairs) -> None:
+    def same(self, pairs: Pairs, key: tuple | None = None) -> None:
         x = self.x
         self.enc.clauses += [c for i, j, lit in as_list(pairs)
                              for a, b in zip(x[i], x[j], strict=True)
@@ -77,6 +79,7 @@ class Binary:
         self.nbits = nbits = short_bits(self.full) if codes == "short" else self.full
         self.codes = short_codes(enc, nbits) if nbits < self.full else np.arange(ncolors)
         self.full = max(self.full, int(self.codes.max(initial=0)).bit_length())
+        self.layout: tuple[tuple[int, int], ...] = ()  # the bits' blocks: (first, bits a node)
         self.bits = self.new_bits(nbits)
         dots = enc.dots
         # +1 where a dot's code has a 1 in that bit, -1 where a 0: its literals are sign * bit
@@ -86,7 +89,7 @@ class Binary:
         self.diff_keys = np.zeros(0, dtype=np.int64)  # sorted keys i * size + j of pairs
         self.diff_first = np.zeros(0, dtype=np.int64)  # and the first of their nbits variables
         self.equals: dict[tuple[int, int], int] = {}
-        self.joined: list[Arrays] = []  # the pairs `same` stated, while codes are short
+        self.joined: list[tuple[Arrays, tuple | None]] = []  # `same`'s, while codes are short
         self.dot_units(0)
         if codes != "bounded":
             return
@@ -102,6 +105,7 @@ class Binary:
         """n fresh bit variables per node (bits `nbits - n` on), as a (size, n) array."""
         enc, low = self.enc, self.nbits - n
         first = enc.top + 1
+        self.layout += ((first, n),)
         enc.new_vars("bit", Keys(enc.size * n, lambda t: (enc.cell(t // n), low + t % n)))
         return np.arange(first, first + enc.size * n, dtype=np.int64).reshape(-1, n)
 
@@ -120,8 +124,8 @@ class Binary:
             return
         self.bits = np.hstack((self.bits, self.new_bits(self.nbits - low)))
         self.dot_units(low)
-        for pairs in self.joined:
-            self.equal(pairs, low)
+        for pairs, key in self.joined:
+            self.equal(pairs, low, key)
         if self.nbits == self.full:
             self.joined = []
 
@@ -130,39 +134,55 @@ class Binary:
         k = int(self.codes[k])
         return [b if k >> t & 1 else -b for t, b in enumerate(self.bits[i].tolist())]
 
-    def split(self, pairs: Pairs) -> tuple[Arrays, Arrays, Arrays]:
-        """The pairs between two empty cells, between a dot (first) and a cell, between dots."""
+    def split(self, pairs: Pairs) -> tuple[Arrays, Arrays, Arrays, np.ndarray]:
+        """The pairs between two empty cells, between a dot (first) and a cell, between dots,
+        and the positions of the first among the pairs."""
         i, j, lit = as_arrays(pairs)
         dot = self.enc.dots
         di, dj = dot[i] >= 0, dot[j] >= 0
         one_i, one_j = di & ~dj, ~di & dj
         one = tuple(np.concatenate((x[one_i], y[one_j])) for x, y in ((i, j), (j, i),
                                                                       (lit, lit)))
-        return ((i[~di & ~dj], j[~di & ~dj], lit[~di & ~dj]), one,
-                (i[di & dj], j[di & dj], lit[di & dj]))
+        free = np.flatnonzero(~di & ~dj)
+        return ((i[free], j[free], lit[free]), one, (i[di & dj], j[di & dj], lit[di & dj]),
+                free)
 
-    def same(self, pairs: Pairs) -> None:
-        (bi, bj, blit) = self.equal(pairs, 0)
+    def same(self, pairs: Pairs, key: tuple | None = None) -> None:
+        """`key` (if any) names the pairs: their cells and literals are a function of the
+        board and the key (as in `Encoder.add_shared`)."""
+        (bi, bj, blit) = self.equal(pairs, 0, key)
         self.enc.add_rows(-blit[self.enc.dots[bi] != self.enc.dots[bj], None])
         if self.nbits < self.full:
-            self.joined.append(as_arrays(pairs))
+            self.joined.append((as_arrays(pairs), key))
 
-    def equal(self, pairs: Pairs, low: int) -> Arrays:
+    def equal(self, pairs: Pairs, low: int, key: tuple | None = None) -> Arrays:
         """`same` for the bits from `low` on, but between two dots: those pairs returned."""
-        (i, j, lit), (d, c, dlit), both = self.split(pairs)
-        bits, enc = self.bits[:, low:], self.enc
-        a, b = bits[i], bits[j]
-        off = np.broadcast_to(-lit[:, None], a.shape)
-        enc.add_rows(np.stack((off, -a, b), 2).reshape(-1, 3),  # a pair's bits one by one
-                     np.stack((off, a, -b), 2).reshape(-1, 3))
+        pairs = as_arrays(pairs)
+        (d, c, dlit), both, free = self.split(pairs)[1:]
+        bits, enc, n = self.bits[:, low:], self.enc, self.nbits - low
+        codes = (free[:, None] * n + np.arange(n)).ravel()  # a pair's bits one by one
+        for sign in (1, -1):  # [-lit, -a, b] for every pair and bit, then [-lit, a, -b]
+            enc.clauses += enc.shared(key and ("same", *key, self.layout, low, sign), codes,
+                                      len(pairs[0]) * n, self.equal_rows(pairs, bits, sign))
         code = bits[c] * self.sign[d, low:self.nbits]  # cell c has dot d's color
         enc.add_rows(np.stack((np.repeat(-dlit[:, None], bits.shape[1], 1), code), 2)
                      .reshape(-1, 2))
         return both
 
+    @staticmethod
+    def equal_rows(pairs: Arrays, bits: np.ndarray, sign: int
+                   ) -> Callable[[np.ndarray], list[list[int]]]:
+        """The clauses [-lit, -sign * a, sign * b] of pair p's bits a and b, bit t, made for
+        codes p * bits + t."""
+        def make(codes: np.ndarray) -> list[list[int]]:
+            p, t = np.divmod(codes, bits.shape[1])
+            i, j, lit = (x[p] for x in pairs)
+            return np.column_stack((-lit, -sign * bits[i, t], sign * bits[j, t])).tolist()
+        return make
+
     def differ(self, pairs: Pairs) -> None:
         self.complete()
-        (i, j, lit), (d, c, dlit), (bi, bj, blit) = self.split(pairs)
+        (i, j, lit), (d, c, dlit), (bi, bj, blit), _ = self.split(pairs)
         enc, dot = self.enc, self.enc.dots
         first = self.make_diffs(np.minimum(i, j), np.maximum(i, j))
         enc.add_rows(np.column_stack((-lit, first[:, None] + np.arange(self.nbits))))

@@ -12,13 +12,21 @@ board by `graph(board)` and shared, read only, by every puzzle on it.
 Variables are handed out in consecutive named blocks (an explicit scheme in place of
 `IDPool.id`, which costs about 2 µs a variable: a fifth of the time budget of a 14x14 puzzle);
 `describe(v)` names any variable, e.g. for DIMACS comments.
+
+Clauses that depend on the board and the variables' numbering alone, not on the puzzle's dots
+(a link's color clauses, a cell's degree or turn clauses, the corner rule's), are made once as
+Python lists and handed, the same list objects, to every formula of a board with that
+numbering (`add_shared`): a pack of levels of one size pays for most of its clauses once. A
+formula's clauses are read, never changed in place.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
+from itertools import count
 
 import numpy as np
 from pysat.formula import IDPool
@@ -29,6 +37,11 @@ from flowsat.puzzle.rules import DEFAULT_RULES, Rules
 from flowsat.sat import card
 
 UP, DOWN, LEFT, RIGHT = (-1, 0), (1, 0), (0, -1), (0, 1)
+# Shared clauses (`add_shared`): on boards up to this many nodes, in tables of at most this
+# many slots in all (the least recently used dropped first: each slot 8 bytes, each clause
+# made about 100)
+SHARE_UP_TO = 20_000
+SHARED_SLOTS = 2_000_000
 DIRECTION = {UP: "up", DOWN: "down", LEFT: "left", RIGHT: "right"}
 
 
@@ -121,6 +134,22 @@ class Encoder:
         for rows in arrays:
             self.clauses += rows.tolist()
 
+    def shared(self, key: tuple | None, codes: np.ndarray, space: int,
+               make: Callable[[np.ndarray], Iterable[list[int]]]) -> list[list[int]]:
+        """Clauses a family names by codes (0 <= code < space), each clause's literals a
+        function of its code, the board and `key` alone (the family and the first variables
+        it uses): each made once, by `make(codes)` (in their order), and shared by every
+        formula with that board and key (see the module docstring; no key: made now)."""
+        table = (SHARED.get((self.graph.serial, *key), space)
+                 if key is not None and self.size <= SHARE_UP_TO else None)
+        if table is None:
+            return list(make(codes))
+        clauses, made = table
+        new = codes[~made[codes]]
+        if len(new):
+            clauses[new], made[new] = objects(make(new)), True
+        return clauses[codes].tolist()
+
     @cached_property
     def dots(self) -> np.ndarray:
         """`dot` as an array: each node's color index, -1 when it has no dot."""
@@ -141,6 +170,43 @@ class Encoder:
 
     def at_most(self, lits: list[int], k: int) -> None:
         self._card(card.at_most, lits, k)
+
+
+def objects(rows: np.ndarray | list[list[int]]) -> np.ndarray:
+    """Clauses (the rows of an array, or lists) as a one-dimensional array of lists."""
+    rows = rows.tolist() if isinstance(rows, np.ndarray) else rows
+    return np.fromiter(rows, dtype=object, count=len(rows))
+
+
+class SharedTables:
+    """The tables of shared clauses (`Encoder.shared`): for (graph serial, *key), the clause
+    of each code (None until made) and whether it is made; the least recently used dropped
+    past SHARED_SLOTS slots in all."""
+
+    def __init__(self):
+        self.tables: OrderedDict[tuple, tuple[np.ndarray, np.ndarray]] = OrderedDict()
+        self.slots = 0
+
+    def get(self, key: tuple, space: int) -> tuple[np.ndarray, np.ndarray] | None:
+        """The table for a key, made empty if there is none (None: too large to keep)."""
+        table = self.tables.get(key)
+        if table is not None:
+            self.tables.move_to_end(key)
+            return table
+        if space > SHARED_SLOTS:
+            return None
+        self.tables[key] = table = np.full(space, None, dtype=object), np.zeros(space, bool)
+        self.slots += space
+        while self.slots > SHARED_SLOTS:
+            self.slots -= len(self.tables.popitem(last=False)[1][1])
+        return table
+
+    def clear(self) -> None:
+        self.tables.clear()
+        self.slots = 0
+
+
+SHARED = SharedTables()
 
 
 class Keys(Sequence):
@@ -177,6 +243,7 @@ class Graph:
     on_array: np.ndarray  # `on` as a bool array
     board: Board
     passes: tuple | None = None  # with bridges: (edges, neighbors, toward), made at once
+    serial: int = field(default_factory=count().__next__)  # names the graph in `SHARED`
 
     @cached_property
     def cells(self) -> list[tuple[int, int]]:

@@ -9,6 +9,7 @@ says i and j are linked) and `corner(i, glyph)` (literals whose AND says cell i 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache, cached_property
 from itertools import combinations
 
@@ -186,6 +187,11 @@ class Edges:
         self._apart = None if self.fill_all else self.apart_when_used()  # (made when asked)
         self.couple_colors(cells, rules.self_touch or lazy_touch)
 
+    @property
+    def key(self) -> tuple:
+        """What the edge variables' numbers depend on besides the board (`add_shared`)."""
+        return ("edges", int(self.var_array[0]) if len(self.var_array) else 0)
+
     @cached_property
     def index(self) -> dict[tuple[int, int], int]:
         """Each edge's variable (made when first asked: the default route seldom needs it)."""
@@ -209,13 +215,17 @@ class Edges:
         need = np.where(enc.dots >= 0, 1, 2)
         if self.turns:
             self.turn_degrees(on & (need == 2))
-        for n in np.flatnonzero(np.bincount(count[on])):  # the degrees there are
+        for n in np.flatnonzero(np.bincount(count[on])).tolist():  # the degrees there are
             for k in (1,) if self.turns else (1, 2):
                 rows = np.flatnonzero(on & (count == n) & (need == k))
                 if not len(rows):
                     continue
                 if k <= n and enc.card_method == "pairwise":
-                    enc.add_rows(*card.exactly_rows(matrix[rows, :n], k))
+                    for sign, columns in card.exactly_parts(n, k):
+                        codes = (rows[:, None] * len(columns) + np.arange(len(columns))).ravel()
+                        enc.clauses += enc.shared(("degree", *self.key, n, k, sign), codes,
+                                                  enc.size * len(columns),
+                                                  subset_rows(matrix, sign, columns))
                     continue
                 for i in rows:  # too few edges (an empty clause), or a pysat.card method
                     enc.exactly(matrix[i, :n].tolist(), k)
@@ -224,12 +234,11 @@ class Edges:
         """The corner rule's `degree = "turns"`: each cell without a dot takes one pair of
         its links that the rule leaves it (straight, or a turn whose inside diagonal meets a
         dot: `deduce.pair_masks`), stated by the clauses of `turn_clauses`; the cells are
-        grouped by the links they have and the pairs left to them, and each clause length
-        is gathered for all cells at once."""
+        grouped by the links they have and the pairs left to them, and each clause is named
+        by its cell and its literals' ways and signs (`PATTERN_ROWS`), shorter clauses first."""
         if not free.any():
             return
-        rows, present = self.enc.graph.way_rows
-        ways = np.append(self.var_array, 0)[rows]  # 0: no link that way
+        _, present = self.enc.graph.way_rows
         key = (present << len(PAIRS) | self.pairs)[free]  # (no np.unique: it imports numpy.ma)
         kinds = np.flatnonzero(np.bincount(key, minlength=1 << len(WAYS) + len(PAIRS)))
         kind = np.zeros(1 << len(WAYS) + len(PAIRS), dtype=np.intp)
@@ -238,15 +247,27 @@ class Edges:
         tables = [turn_clauses(k >> len(PAIRS), k & (1 << len(PAIRS)) - 1)
                   for k in kinds.tolist()]
         columns, signs, lengths = (np.concatenate([t[i] for t in tables]) for i in range(3))
+        pattern = (np.where(columns < len(WAYS), 2 - (signs > 0), 0)
+                   * 3 ** columns).sum(axis=1)
         count = np.array([len(t[2]) for t in tables])
         per_cell = count[kind]
         cell = np.repeat(np.flatnonzero(free), per_cell)
         row = np.repeat((np.cumsum(count) - count)[kind] - (np.cumsum(per_cell) - per_cell),
                         per_cell) + np.arange(len(cell))  # the row of `tables` of each clause
+        order = np.argsort(lengths[row], kind="stable")
+        self.enc.clauses += self.enc.shared(
+            ("turns", *self.key), (cell * PATTERNS + pattern[row])[order],
+            self.enc.size * PATTERNS, self.turn_rows)
+
+    def turn_rows(self, codes: np.ndarray) -> list[list[int]]:
+        """The clauses of `turn_degrees` named by codes cell * PATTERNS + pattern."""
+        rows, _ = self.enc.graph.way_rows
+        ways = np.append(self.var_array, 0)[rows]
         ways = np.column_stack((ways, np.zeros(len(ways), dtype=np.int64)))  # way 4: none
-        lits, lengths = ways[cell[:, None], columns[row]] * signs[row], lengths[row]
-        for n in np.flatnonzero(np.bincount(lengths)).tolist():
-            self.enc.add_rows(lits[lengths == n, :n])
+        cell, pattern = np.divmod(codes, PATTERNS)
+        columns, signs, lengths = (x[pattern] for x in PATTERN_ROWS)
+        lits = ways[cell[:, None], columns] * signs
+        return [c[:n] for c, n in zip(lits.tolist(), lengths.tolist(), strict=True)]
 
     @cached_property
     def pairs(self) -> np.ndarray:
@@ -281,7 +302,7 @@ class Edges:
     def couple_colors(self, cells, allow_self_touch: bool) -> None:
         """Linked cells share a color; without self-touch, unlinked neighbors do not."""
         ends = self.enc.edge_array
-        cells.same((ends[:, 0], ends[:, 1], self.var_array))
+        cells.same((ends[:, 0], ends[:, 1], self.var_array), self.key)
         if not allow_self_touch:
             cells.differ(self.apart_arrays())
 
@@ -364,6 +385,16 @@ class Edges:
                         if n in inside and i < n and true(model, e := self.edge(i, n))]
 
 
+def subset_rows(matrix: np.ndarray, sign: int, columns: np.ndarray
+                ) -> Callable[[np.ndarray], list[list[int]]]:
+    """The clauses of a block of `card.exactly_parts`: for code node * len(columns) + s,
+    the node's row of `matrix` at subset s, times sign."""
+    def make(codes: np.ndarray) -> list[list[int]]:
+        node, subset = np.divmod(codes, len(columns))
+        return (sign * matrix[node[:, None], columns[subset]]).tolist()
+    return make
+
+
 # Clauses over a cell's four links (WAYS order) as bit masks: (ways in it positive, ways in
 # it negative), each with the mask of the 16 link sets (bit w: way w linked) it allows.
 LITERALS = [(pos, neg) for pos in range(16) for neg in range(16) if not pos & neg]
@@ -392,7 +423,11 @@ def turn_clauses(present: int, pairs: int) -> tuple[np.ndarray, np.ndarray, np.n
         others = [c for c in two if c != [a, b]]
         if implies(others, a ^ 1, b):
             two = others
-    rows = kept + two
+    return clause_arrays(kept + two)
+
+
+def clause_arrays(rows: list[list[int]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Clauses of `literals` as the arrays of `turn_clauses`."""
     pad = [2 * len(WAYS)] * len(WAYS)  # way 4, positive
     return (np.array([[x >> 1 for x in (c + pad)[:len(WAYS)]] for c in rows],
                      dtype=np.intp).reshape(-1, len(WAYS)),
@@ -406,6 +441,15 @@ def literals(clause: tuple[int, int]) -> list[int]:
     pos, neg = clause
     return ([2 * w for w in range(len(WAYS)) if pos >> w & 1]
             + [2 * w + 1 for w in range(len(WAYS)) if neg >> w & 1])
+
+
+# A clause over a cell's links named by its pattern: digit w (base 3) of way w is 0 (not in
+# it), 1 (linked) or 2 (not linked); `PATTERN_ROWS` has each pattern's clause as
+# `clause_arrays` makes it (the literals in the order `literals` gives them)
+PATTERNS = 3 ** len(WAYS)
+PATTERN_ROWS = clause_arrays([literals(tuple(
+    sum(1 << w for w in range(len(WAYS)) if p // 3 ** w % 3 == digit) for digit in (1, 2)))
+    for p in range(PATTERNS)])
 
 
 def implies(clauses: list[list[int]], start: int, goal: int) -> bool:

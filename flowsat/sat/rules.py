@@ -3,6 +3,7 @@ and `links.corner`): deductions before solving, 2x2 squares, and the uniqueness 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 from itertools import combinations
 
@@ -10,7 +11,7 @@ import numpy as np
 
 from flowsat.puzzle.board import Board
 from flowsat.puzzle.rules import Rules
-from flowsat.sat.encoder import DIRECTION, DOWN, RIGHT, Encoder, graph
+from flowsat.sat.encoder import DIRECTION, DOWN, RIGHT, Encoder, graph, objects
 from flowsat.sat.links import CORNERS, TYPES
 
 
@@ -109,25 +110,38 @@ def corner_rules(enc: Encoder, links, active: int) -> list[list[int]]:
     clause for those turns."""
     if not corners_written(enc):
         return []
-    dot, clauses = enc.dots, []
-    for glyph in CORNERS:
-        nodes, here = links.corners(glyph)
-        if getattr(links, "turns", False):  # the turns ruled out are stated by the degrees
-            left = links.turns_left(glyph)[nodes]
-            nodes, here = nodes[left], here[left]
-        there = np.zeros((enc.size, here.shape[1]), dtype=np.int64)
-        has = np.zeros(enc.size, dtype=bool)
-        there[nodes], has[nodes] = here, True  # the same turn at the inside cell
-        q = inside_cells(enc.board, *TYPES[glyph])[nodes]  # and no dot there
-        keep = q >= 0
-        keep[keep] = dot[q[keep]] < 0
-        keep[keep] = ~beside_bridge(enc.board, *TYPES[glyph])[q[keep]]
-        nodes, here, q = nodes[keep], here[keep], q[keep]
-        turn = np.column_stack((np.full(len(nodes), -active), -here))
-        clauses += turn[~has[q]].tolist()
-        for y in there[q[has[q]]].T:
-            clauses += np.column_stack((turn[has[q]], y)).tolist()
-    return clauses
+    found = [links.corners(glyph) for glyph in CORNERS]
+    width, size = found[0][1].shape[1], enc.size
+    corner = np.zeros((len(CORNERS), size, width), dtype=np.int64)  # each turn's literals
+    has = np.zeros((len(CORNERS), size), dtype=bool)  # the turns there are
+    for turn, (nodes, lits) in enumerate(found):
+        corner[turn, nodes], has[turn, nodes] = lits, True
+    if getattr(links, "turns", False):  # the turns ruled out are stated by the degrees
+        has &= np.stack([links.turns_left(glyph) for glyph in CORNERS])
+    q, open_ = inside_table(enc.board)
+    keep = has & open_ & (enc.dots[q] < 0)  # a turn with a cell inside, no dot there
+    inside = np.take_along_axis(has, q, axis=1)  # and whether that cell may turn so
+    chosen = np.empty((len(CORNERS), 1 + width, size), dtype=bool)
+    chosen[:, 0], chosen[:, 1:] = keep & ~inside, (keep & inside)[:, None]
+    return enc.shared(getattr(links, "key", None) and ("corners", *links.key, active),
+                      np.flatnonzero(chosen), chosen.size,
+                      corner_rows(q, corner, active))  # (none: dirtypes' vary by puzzle)
+
+
+def corner_rows(q: np.ndarray, corner: np.ndarray, active: int
+                ) -> Callable[[np.ndarray], list[list[int]]]:
+    """The corner rule's clauses, for codes (turn * (1 + width) + t) * size + x:
+    [-active, -corner(x)] (t = 0), or with column t - 1 of the inside cell's."""
+    _, size, width = corner.shape
+    def make(codes: np.ndarray) -> list[list[int]]:
+        at, x = np.divmod(codes, size)
+        turn, t = np.divmod(at, 1 + width)
+        rows = np.column_stack((np.full(len(x), -active), -corner[turn, x],
+                                corner[turn, q[turn, x], t - 1]))
+        out = np.empty(len(x), dtype=object)
+        out[t == 0], out[t > 0] = objects(rows[t == 0, :-1]), objects(rows[t > 0])
+        return out.tolist()
+    return make
 
 
 def corners_written(enc: Encoder) -> bool:
@@ -136,22 +150,23 @@ def corners_written(enc: Encoder) -> bool:
     return bool(enc.toward) and enc.rules.fill_all
 
 
-@lru_cache(maxsize=64)  # 4 corners of graph()'s boards
-def beside_bridge(board: Board, first: tuple[int, int], second: tuple[int, int]) -> np.ndarray:
-    """For each cell, whether its neighbor `first` or `second` way is a bridge."""
-    found = np.zeros(board.size, dtype=bool)
-    for d in (first, second) if board.bridges else ():
-        way = board.toward[DIRECTION[d]]
-        found |= [way[i] in board.bridges for i in range(board.size)]
-    return found
-
-
-@lru_cache(maxsize=64)  # 4 corners of graph()'s boards
-def inside_cells(board: Board, first: tuple[int, int], second: tuple[int, int]) -> np.ndarray:
-    """For each node x, the cell q inside a corner at x that links `first` to a and `second`
-    to b: joined by open links to both a and b, none of them a bridge (`toward_array` knows
-    no bridge); -1 where there is none."""
+@lru_cache(maxsize=16)  # graph()'s boards
+def inside_table(board: Board) -> tuple[np.ndarray, np.ndarray]:
+    """For each turn of CORNERS and node x, the cell q inside a turn at x (linking x to a and
+    b, joined by open links to both a and b, none of them a bridge: `toward_array` knows no
+    bridge; 0 where there is none), and whether there is one that turns into no bridge."""
     step = graph(board).toward_array
-    a, b = step[first], step[second]
-    q = np.where(a >= 0, step[second][a], -1)
-    return np.where((q >= 0) & (q == np.where(b >= 0, step[first][b], -2)), q, -1)
+    inside, open_ = [], []
+    for glyph in CORNERS:
+        first, second = TYPES[glyph]
+        a, b = step[first], step[second]
+        q = np.where(a >= 0, step[second][a], -1)
+        q = np.where((q >= 0) & (q == np.where(b >= 0, step[first][b], -2)), q, -1)
+        beside = np.zeros(board.size, dtype=bool)  # q's neighbor first or second way: a bridge
+        for d in (first, second) if board.bridges else ():
+            way = board.toward[DIRECTION[d]]
+            beside |= [way[i] in board.bridges for i in range(board.size)]
+        inside.append(np.maximum(q, 0))
+        open_.append((q >= 0) & ~np.r_[beside, np.zeros(len(q) - board.size, dtype=bool)][
+            np.maximum(q, 0)])
+    return np.stack(inside), np.stack(open_)
