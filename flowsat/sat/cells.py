@@ -241,13 +241,15 @@ def short_codes(enc: Encoder, nbits: int) -> np.ndarray:
                   dtype=np.int64).reshape(-1, 2, 2)  # each color's two dots (row, column)
     far = np.abs(at[:, None, :, None] - at[None, :, None, :]).sum(-1).min((2, 3)).tolist()
     codes, count = [], [0] * groups
+    near = [[enc.size] * groups for _ in range(ncolors)]  # color k's nearest in each group
     for k in range(ncolors):  # (a few dozen colors: lists beat arrays here)
-        near = [enc.size] * groups
-        for j, code in enumerate(codes):
-            near[code & groups - 1] = min(near[code & groups - 1], far[k][j])
-        group = max(range(groups), key=lambda g: near[g] if count[g] < room else -1)
+        row = near[k]
+        group = max(range(groups), key=lambda g: row[g] if count[g] < room else -1)
         codes.append(group | count[group] << nbits)
         count[group] += 1
+        for later, apart in zip(near[k + 1:], far[k][k + 1:], strict=True):
+            if apart < later[group]:
+                later[group] = apart
     return np.array(codes, dtype=np.int64)
 
 

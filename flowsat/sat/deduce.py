@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -109,22 +110,25 @@ PAIRS = ((0, 1), (2, 3), (0, 2), (0, 3), (1, 2), (1, 3))  # bit k of a pair mask
 
 def blind(enc: Encoder) -> dict[tuple[int, int], np.ndarray]:
     """For each turn, named by its inside diagonal (dr, dc), the cells where that diagonal
-    meets no dot nor hole before the edge of the board (row by row from the edge it runs to)."""
+    meets no dot nor hole before the edge of the board (each diagonal read backwards at once,
+    the board flipped so that it runs down and right)."""
     h, w = enc.height, enc.width
-    stop = ~enc.graph.on_array[:h * w].reshape(h, w)
-    stop.flat[[enc.index(c) for ends in enc.puzzle.dots.values() for c in ends]] = True
+    stop = ~enc.graph.on_array[:h * w].reshape(h, w) | (enc.dots[:h * w] >= 0).reshape(h, w)
+    row, diagonal = diagonals(h, w)
     found = {}
     for dr, dc in ((1, 1), (1, -1), (-1, 1), (-1, -1)):
-        sees = np.zeros((h, w), dtype=bool)
-        rows = range(h - 2, -1, -1) if dr > 0 else range(1, h)
-        for r in rows:
-            ahead = stop[r + dr] | sees[r + dr]
-            if dc > 0:
-                sees[r, :-1] = ahead[1:]
-            else:
-                sees[r, 1:] = ahead[:-1]
-        found[(dr, dc)] = ~sees.ravel()
+        lines = np.zeros((h + 1, h + w - 1), dtype=bool)  # a row of diagonals, one more row
+        lines[row, diagonal] = stop[::dr, ::dc]
+        ahead = np.logical_or.accumulate(lines[::-1], axis=0)[::-1]  # a stop here or further
+        found[(dr, dc)] = ~ahead[row + 1, diagonal][::dr, ::dc].ravel()
     return found
+
+
+@lru_cache(maxsize=16)
+def diagonals(h: int, w: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each cell's row and diagonal (column - row + h - 1) on an h x w board."""
+    row, column = np.indices((h, w))
+    return row, column - row + h - 1
 
 
 def pair_masks(enc: Encoder) -> np.ndarray:
