@@ -24,9 +24,8 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from itertools import count
 
 import numpy as np
 from pysat.formula import IDPool
@@ -41,7 +40,7 @@ UP, DOWN, LEFT, RIGHT = (-1, 0), (1, 0), (0, -1), (0, 1)
 # many slots in all (the least recently used dropped first: each slot 8 bytes, each clause
 # made about 100)
 SHARE_UP_TO = 20_000
-SHARED_SLOTS = 2_000_000
+SHARED_SLOTS = 1_000_000
 DIRECTION = {UP: "up", DOWN: "down", LEFT: "left", RIGHT: "right"}
 
 
@@ -140,7 +139,7 @@ class Encoder:
         function of its code, the board and `key` alone (the family and the first variables
         it uses): each made once, by `make(codes)` (in their order), and shared by every
         formula with that board and key (see the module docstring; no key: made now)."""
-        table = (SHARED.get((self.graph.serial, *key), space)
+        table = (SHARED.get((self.board, *key), space)
                  if key is not None and self.size <= SHARE_UP_TO else None)
         if table is None:
             return list(make(codes))
@@ -179,7 +178,7 @@ def objects(rows: np.ndarray | list[list[int]]) -> np.ndarray:
 
 
 class SharedTables:
-    """The tables of shared clauses (`Encoder.shared`): for (graph serial, *key), the clause
+    """The tables of shared clauses (`Encoder.shared`): for (board, *key), the clause
     of each code (None until made) and whether it is made; the least recently used dropped
     past SHARED_SLOTS slots in all."""
 
@@ -243,7 +242,6 @@ class Graph:
     on_array: np.ndarray  # `on` as a bool array
     board: Board
     passes: tuple | None = None  # with bridges: (edges, neighbors, toward), made at once
-    serial: int = field(default_factory=count().__next__)  # names the graph in `SHARED`
 
     @cached_property
     def cells(self) -> list[tuple[int, int]]:
