@@ -95,11 +95,16 @@ class Binary:
             return
         free = np.zeros(enc.size, dtype=bool)
         free[enc.nodes] = True
-        free &= dots < 0
-        for clause in at_most_code(list(range(1, nbits + 1)), ncolors - 1):
-            columns = np.array([abs(x) - 1 for x in clause])
-            signs = np.array([1 if x > 0 else -1 for x in clause])
-            enc.add_rows(self.bits[free][:, columns] * signs)
+        free = np.flatnonzero(free & (dots < 0))
+        for k, clause in enumerate(at_most_code(list(range(1, nbits + 1)), ncolors - 1)):
+            enc.clauses += enc.shared(("codes", self.layout, ncolors, k), free, enc.size,
+                                      self.code_rows(clause))
+
+    def code_rows(self, clause: list[int]) -> Callable[[np.ndarray], list[list[int]]]:
+        """A clause of `at_most_code` over bits 1.. (the bits of a node), for nodes."""
+        columns = np.array([abs(x) - 1 for x in clause])
+        signs = np.array([1 if x > 0 else -1 for x in clause])
+        return lambda nodes: (self.bits[nodes][:, columns] * signs).tolist()
 
     def new_bits(self, n: int) -> np.ndarray:
         """n fresh bit variables per node (bits `nbits - n` on), as a (size, n) array."""
