@@ -70,7 +70,8 @@ def test_a_formula_made_with_shared_tables_is_the_one_made_from_scratch(kind, mo
         for name in names:
             for rules in RULES:
                 SHARED.clear()
-                formula_of(first, name, rules)  # its clauses in the tables
+                formula_of(first, name, rules)  # its keys seen,
+                formula_of(first, name, rules)  # and its clauses in the tables
                 shared = formula_of(second, name, rules)
                 again = formula_of(first, name, rules)
                 with monkeypatch.context() as m:
@@ -92,6 +93,8 @@ def test_a_second_puzzle_of_a_board_makes_few_clauses_of_its_own(family, monkeyp
     first, second = two_levels(KINDS[0], 3)
     SHARED.clear()
     encode(first, "edges-turns")
+    assert not SHARED.tables  # a board's first puzzle makes its own clauses
+    encode(first, "edges-turns")
     before = made(family)
     formula = encode(first, "edges-turns")
     assert before > 0 and made(family) == before  # all of them shared
@@ -105,7 +108,8 @@ def test_tables_past_the_slots_are_dropped_least_recently_used_first(monkeypatch
     first, second = two_levels(KINDS[0], 0)
     other, _ = two_levels(KINDS[0], 1)  # another board size
     SHARED.clear()
-    encode(first, "edges-turns")
+    for puzzle in (first, second, other, first):  # the keys of all three seen
+        encode(puzzle, "edges-turns")
     slots = SHARED.slots
     monkeypatch.setattr(encoder, "SHARED_SLOTS", slots)
     for puzzle in (second, other, first):

@@ -154,7 +154,7 @@ class Binary:
 
     def same(self, pairs: Pairs, key: tuple | None = None) -> None:
         """`key` (if any) names the pairs: their cells and literals are a function of the
-        board and the key (as in `Encoder.add_shared`)."""
+        board and the key (as in `Encoder.shared`)."""
         (bi, bj, blit) = self.equal(pairs, 0, key)
         self.enc.add_rows(-blit[self.enc.dots[bi] != self.enc.dots[bj], None])
         if self.nbits < self.full:

@@ -15,9 +15,10 @@ Variables are handed out in consecutive named blocks (an explicit scheme in plac
 
 Clauses that depend on the board and the variables' numbering alone, not on the puzzle's dots
 (a link's color clauses, a cell's degree or turn clauses, the corner rule's), are made once as
-Python lists and handed, the same list objects, to every formula of a board with that
-numbering (`add_shared`): a pack of levels of one size pays for most of its clauses once. A
-formula's clauses are read, never changed in place.
+Python lists and handed, the same list objects, to every later formula of a board with that
+numbering (`shared`; the first puzzle of a board makes its own, the second fills the tables):
+a pack of levels of one size pays for most of its clauses once. A formula's clauses are
+read, never changed in place.
 """
 
 from __future__ import annotations
@@ -36,11 +37,12 @@ from flowsat.puzzle.rules import DEFAULT_RULES, Rules
 from flowsat.sat import card
 
 UP, DOWN, LEFT, RIGHT = (-1, 0), (1, 0), (0, -1), (0, 1)
-# Shared clauses (`add_shared`): on boards up to this many nodes, in tables of at most this
+# Shared clauses (`Encoder.shared`): on boards up to this many nodes, in tables of at most this
 # many slots in all (the least recently used dropped first: each slot 8 bytes, each clause
 # made about 100)
 SHARE_UP_TO = 20_000
 SHARED_SLOTS = 1_000_000
+SEEN_KEYS = 10_000  # a table is made the second time its key is asked for
 DIRECTION = {UP: "up", DOWN: "down", LEFT: "left", RIGHT: "right"}
 
 
@@ -185,14 +187,19 @@ class SharedTables:
     def __init__(self):
         self.tables: OrderedDict[tuple, tuple[np.ndarray, np.ndarray]] = OrderedDict()
         self.slots = 0
+        self.seen: OrderedDict[tuple, None] = OrderedDict()  # keys asked for once so far
 
     def get(self, key: tuple, space: int) -> tuple[np.ndarray, np.ndarray] | None:
-        """The table for a key, made empty if there is none (None: too large to keep)."""
+        """The table for a key, made empty if there is none (None: too large to keep, or
+        asked for the first time: a board of one puzzle pays for no table)."""
         table = self.tables.get(key)
         if table is not None:
             self.tables.move_to_end(key)
             return table
-        if space > SHARED_SLOTS:
+        if space > SHARED_SLOTS or key not in self.seen:
+            self.seen[key] = None
+            if len(self.seen) > SEEN_KEYS:
+                self.seen.popitem(last=False)
             return None
         self.tables[key] = table = np.full(space, None, dtype=object), np.zeros(space, bool)
         self.slots += space
@@ -202,6 +209,7 @@ class SharedTables:
 
     def clear(self) -> None:
         self.tables.clear()
+        self.seen.clear()
         self.slots = 0
 
 

@@ -189,7 +189,7 @@ class Edges:
 
     @property
     def key(self) -> tuple:
-        """What the edge variables' numbers depend on besides the board (`add_shared`)."""
+        """What the edge variables' numbers depend on besides the board (`Encoder.shared`)."""
         return ("edges", int(self.var_array[0]) if len(self.var_array) else 0)
 
     @cached_property
