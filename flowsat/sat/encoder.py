@@ -24,7 +24,7 @@ read, never changed in place.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
@@ -136,7 +136,7 @@ class Encoder:
             self.clauses += rows.tolist()
 
     def shared(self, key: tuple | None, codes: np.ndarray, space: int,
-               make: Callable[[np.ndarray], Iterable[list[int]]]) -> list[list[int]]:
+               make: Callable[[np.ndarray], list[list[int]]]) -> list[list[int]]:
         """Clauses a family names by codes (0 <= code < space), each clause's literals a
         function of its code, the board and `key` alone (the family and the first variables
         it uses): each made once, by `make(codes)` (in their order), and shared by every
@@ -144,7 +144,7 @@ class Encoder:
         table = (SHARED.get((self.board, *key), space)
                  if key is not None and self.size <= SHARE_UP_TO else None)
         if table is None:
-            return list(make(codes))
+            return make(codes)
         clauses, made = table
         new = codes[~made[codes]]
         if len(new):
