@@ -44,7 +44,8 @@ def test_dimacs_round_trips_through_pysat_to_the_same_answer(tmp_path, encoding)
         while True:  # cut cycles as the backend does, until a model of paths only
             assert sat.solve()
             model = sat.get_model()
-            paths, cycles = backend.trace(formula.enc, formula.links.links(model))
+            traced = backend.trace(formula.enc, formula.links.links(model))
+            paths, cycles = traced.paths, traced.cycles
             if not cycles:
                 break
             for cycle in cycles:

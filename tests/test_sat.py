@@ -81,7 +81,8 @@ def test_trace_finds_the_paths_and_the_detached_cycles():
     ring = [(i((1, 1)), i((1, 2))), (i((1, 2)), i((2, 2))), (i((2, 2)), i((2, 1))),
             (i((2, 1)), i((1, 1)))]
     bottom = [(i((3, c)), i((3, c + 1))) for c in range(4)]
-    paths, cycles = trace(enc, row + ring + bottom)
+    traced = trace(enc, row + ring + bottom)
+    paths, cycles = traced.paths, traced.cycles
     assert paths == {"A": [(0, c) for c in range(5)], "B": [(3, c) for c in range(5)]}
     walk = next(c for c in cycles if len(c) == 4)
     assert all(abs(a - b) in (1, enc.width) for a, b in zip(walk, walk[1:] + walk[:1], strict=True))

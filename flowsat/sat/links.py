@@ -15,7 +15,6 @@ from itertools import combinations
 
 import numpy as np
 
-from flowsat.puzzle.model import Paths
 from flowsat.puzzle.rules import Rules
 from flowsat.result import UsageError
 from flowsat.sat import card
@@ -185,6 +184,7 @@ class Edges:
                 else:
                     self.none_or_two(self.incident[i])
         self._apart = None if self.fill_all else self.apart_when_used()  # (made when asked)
+        self.last: tuple[Model | None, np.ndarray] = (None, np.zeros(0, dtype=bool))
         self.couple_colors(cells, rules.self_touch or lazy_touch)
 
     @property
@@ -321,14 +321,19 @@ class Edges:
             self._apart = [(i, j, -e) for (i, j), e in self.index.items()]
         return self._apart
 
-    def touching(self, paths: Paths, model: Model) -> list[tuple[int, int, int]]:
-        """The unlinked neighbors on one path (they touch), with their 'apart' literal."""
-        color = np.full(self.enc.size, -1, dtype=np.int64)
-        for k, path in enumerate(paths.values()):
-            color[self.enc.path_nodes(path)] = k
-        i, j, lit = self.apart_arrays()
-        on = self.linked_in(model)
-        hit = ~on & (color[i] >= 0) & (color[i] == color[j])
+    @cached_property
+    def apart_table(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """`apart_arrays()`, made once for `touching`."""
+        return self.apart_arrays()
+
+    def touching(self, color: np.ndarray, model: Model) -> list[tuple[int, int, int]]:
+        """The unlinked neighbors on one path (they touch), with their 'apart' literal, from
+        each node's path (`color`: -1 on none)."""
+        i, j, lit = self.apart_table
+        ci = color[i]
+        hit = np.flatnonzero((ci == color[j]) & (ci >= 0) & ~self.linked_in(model))
+        if not len(hit):
+            return []
         return list(zip(i[hit].tolist(), j[hit].tolist(), lit[hit].tolist(), strict=True))
 
     def edge(self, i: int, j: int) -> int:
@@ -359,30 +364,33 @@ class Edges:
         return {d: var[rows] for d, rows in self.enc.graph.toward_edge.items()}
 
     def linked_in(self, model: Model) -> np.ndarray:
-        """Which edges a model links (its edge variables are one block: read that slice)."""
-        if not len(self.var_array):
-            return np.zeros(0, dtype=bool)
-        first = int(self.var_array[0]) - 1
-        return np.array(model[first:first + len(self.var_array)]) > 0
+        """Which edges a model links (its edge variables are one block: that slice is read
+        once a model, and kept for the model's other questions: a model is never changed)."""
+        if model is not self.last[0]:
+            first, count = int(self.var_array[0]) - 1 if len(self.var_array) else 0, len(
+                self.var_array)
+            self.last = (model, np.fromiter(model[first:first + count], np.int64, count) > 0)
+        return self.last[1]
 
-    def links(self, model: Model) -> list[tuple[int, int]]:
-        on = self.linked_in(model)
-        return list(map(tuple, self.enc.edge_array[on].tolist()))
+    def links(self, model: Model) -> np.ndarray:
+        """The linked pairs of nodes, as the rows of an array."""
+        return self.enc.edge_array[self.linked_in(model)]
 
     def block(self, model: Model) -> list[int]:
         """A clause that rules out the model's links (its solution) and nothing else."""
-        return [-e for e in self.vars if true(model, e)]
+        return (-self.var_array[self.linked_in(model)]).tolist()
 
     def cut(self, cycle: list[int], model: Model) -> list[int]:
         """Cells without a dot cannot be closed off: some edge must leave the set (or, when
-        cells may stay empty, some edge of the cycle must go)."""
-        inside = set(cycle)
-        nbrs = self.enc.neighbors
-        leave = [self.edge(i, n) for i in cycle for n in nbrs[i] if n not in inside]
+        cells may stay empty, some edge of the cycle must go); in edge order."""
+        inside = np.zeros(self.enc.size, dtype=bool)
+        inside[cycle] = True
+        ends = self.enc.edge_array
+        a, b = inside[ends[:, 0]], inside[ends[:, 1]]
+        leave = self.var_array[a != b].tolist()
         if self.fill_all:
             return leave
-        return leave + [-e for i in cycle for n in nbrs[i]
-                        if n in inside and i < n and true(model, e := self.edge(i, n))]
+        return leave + (-self.var_array[a & b & self.linked_in(model)]).tolist()
 
 
 def subset_rows(matrix: np.ndarray, sign: int, columns: np.ndarray
