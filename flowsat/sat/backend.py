@@ -509,6 +509,7 @@ def trace_by_cells(enc: Encoder, linked: list[tuple[int, int]] | list[list[int]]
     left = {i for i in enc.nodes if fill_all or adjacent[i]} - reached  # not the empty ones
     return Traced(paths, components(adjacent, left), nodes, lengths)
 
+
 def components(adjacent: list[list[int]], cells: set[int]) -> list[list[int]]:
     """The cells split into walks along the links; every cell off the paths has two links,
     so each walk goes once around a whole cycle."""
