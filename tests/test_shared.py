@@ -124,11 +124,14 @@ def test_tables_past_the_slots_are_dropped_least_recently_used_first(monkeypatch
     assert not SHARED.tables and SHARED.slots == 0
 
 
-@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("seed", range(18))
 def test_blind_reads_each_diagonal_as_a_walk_along_it_does(seed):
     rng = random.Random(seed)
-    kind = KINDS[seed % 4]
-    puzzle, _ = two_levels(kind, seed)
+    if seed < 12:
+        puzzle, _ = two_levels(KINDS[seed % 4], seed)
+    else:  # boards wider than high and higher than wide
+        width, height = [(9, 3), (3, 9), (12, 5), (4, 11), (2, 7), (7, 2)][seed - 12]
+        puzzle, _ = random_level(Board(width, height), rng, walls=0.3, mean_length=4.0)
     enc = Encoder(puzzle)
     h, w = enc.height, enc.width
     stop = {i for i in range(h * w) if not enc.on[i] or enc.dot[i] >= 0}
