@@ -21,7 +21,7 @@ from flowsat.sat import card
 from flowsat.sat.bulk import WAYS
 from flowsat.sat.cells import at_most_code
 from flowsat.sat.deduce import PAIRS, corners_hold, pair_masks
-from flowsat.sat.encoder import DOWN, LEFT, RIGHT, UP, Encoder, Keys
+from flowsat.sat.encoder import DOWN, LEFT, RIGHT, UP, Encoder, Keys, objects
 
 # The 2016 direction types of a non-dot cell, each linking it to two neighbors.
 TYPES = {"─": (LEFT, RIGHT), "│": (UP, DOWN), "┘": (UP, LEFT), "└": (UP, RIGHT),
@@ -267,7 +267,10 @@ class Edges:
         cell, pattern = np.divmod(codes, PATTERNS)
         columns, signs, lengths = (x[pattern] for x in PATTERN_ROWS)
         lits = ways[cell[:, None], columns] * signs
-        return [c[:n] for c, n in zip(lits.tolist(), lengths.tolist(), strict=True)]
+        out = np.empty(len(codes), dtype=object)
+        for n in np.flatnonzero(np.bincount(lengths)).tolist():  # each length at once
+            out[lengths == n] = objects(lits[lengths == n, :n])
+        return out.tolist()
 
     @cached_property
     def pairs(self) -> np.ndarray:
