@@ -1,0 +1,115 @@
+"""Instructions (valgrind's callgrind) that flowsat's SAT route takes on `race.py`'s sets:
+the same on every run, where wall times on a shared 2-core machine vary up to 2x.
+
+    python benchmarks/instructions.py SET... [--build NAME=PYTHON]... [--what process,warm,encode]
+
+Each build is a Python with flowsat installed (default: this one, as `flowsat`), e.g. the
+venvs of two commits. Counted, in millions, with `PYTHONHASHSEED=0 OPENBLAS_NUM_THREADS=1`:
+`process`, the whole process `python -m flowsat solve --format json FILE` (the set as one
+Numberlink file, as `race.py` runs it); `warm`, one pass of the backend over the set in a
+process that has made one already ((3 passes - 1 pass) / 2); `encode`, the formulas alone
+(default encoding), a first pass (each board's first puzzle: `encode 1st`) and a second
+(the shared clause tables made: `encode 2nd`). Needs `valgrind` on the PATH; each count is a
+process under it, 20-50x slower than without.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from race import SETS, as_numberlink  # noqa: E402
+
+ENV = {"PYTHONHASHSEED": "0", "OPENBLAS_NUM_THREADS": "1"}
+MEASURES = ("process", "warm", "encode")
+
+
+def instructions(argv: list[str]) -> int:
+    """The instructions a process takes, by callgrind."""
+    with tempfile.TemporaryDirectory(prefix="callgrind-") as folder:
+        done = subprocess.run(["valgrind", "--tool=callgrind",
+                               f"--callgrind-out-file={folder}/cg.%p.out", *argv],
+                              capture_output=True, text=True, env={**os.environ, **ENV})
+    found = re.search(r"Collected : (\d+)", done.stderr)
+    if done.returncode not in (0, 1) or not found:  # 1: some puzzle unsolvable
+        raise SystemExit(f"instructions.py: {' '.join(argv)} failed:\n{done.stderr[-2000:]}")
+    return int(found.group(1))
+
+
+def passes(python: str, what: str, name: str, count: int, size: int) -> int:
+    """Instructions of a process that makes `count` passes of `what` over a set."""
+    return instructions([python, __file__, "--inner", what, name, str(count), str(size)])
+
+
+def measure(python: str, what: str, name: str, file: Path, size: int) -> dict[str, float]:
+    """The counts of one measure on one set, in millions."""
+    if what == "process":
+        return {what: instructions([python, "-m", "flowsat", "solve", "--format", "json",
+                                    "--max-cells", "1100000", str(file)]) / 1e6}
+    if what == "warm":
+        return {what: (passes(python, "solve", name, 3, size)
+                       - passes(python, "solve", name, 1, size)) / 2e6}
+    none, one, two = (passes(python, "encode", name, n, size) for n in (0, 1, 2))
+    return {"encode 1st": (one - none) / 1e6, "encode 2nd": (two - one) / 1e6}
+
+
+def inner(what: str, name: str, count: int, size: int) -> None:
+    """`count` passes over a set in this process (after one puzzle encoded, for the imports)."""
+    import gc
+
+    from flowsat.puzzle.formats import parse_puzzles
+    from flowsat.sat import backend
+    from flowsat.sat.options import DEFAULT_ENCODING
+
+    puzzles = list(parse_puzzles(as_numberlink(SETS[name](argparse.Namespace(size=size))),
+                                 name))
+    backend.encode(puzzles[0], DEFAULT_ENCODING)
+    gc.freeze()
+    for _ in range(count):
+        for puzzle in puzzles:
+            if what == "solve":
+                backend.solve(puzzle)
+            else:
+                backend.encode(puzzle, DEFAULT_ENCODING).enc.clauses = []
+
+
+def main() -> int:
+    if sys.argv[1:2] == ["--inner"]:
+        inner(sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]))
+        return 0
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("sets", nargs="+", choices=sorted(SETS))
+    parser.add_argument("--build", action="append", default=[], metavar="NAME=PYTHON")
+    parser.add_argument("--what", default=",".join(MEASURES))
+    parser.add_argument("--size", type=int, default=1002, help="the spirals' size")
+    args = parser.parse_args()
+    if shutil.which("valgrind") is None:
+        print("instructions.py: valgrind is not on the PATH", file=sys.stderr)
+        return 2
+    builds = dict(b.split("=", 1) for b in args.build) or {"flowsat": sys.executable}
+    measures = args.what.split(",")
+    if unknown := set(measures) - set(MEASURES):
+        parser.error(f"--what: unknown {', '.join(sorted(unknown))}")
+    with tempfile.TemporaryDirectory(prefix="instructions-") as folder:
+        for name in args.sets:
+            file = Path(folder, f"{name}.txt")
+            file.write_text(as_numberlink(SETS[name](args)))
+            for build, python in builds.items():
+                counts = {}
+                for what in measures:
+                    counts.update(measure(python, what, name, file, args.size))
+                shown = "  ".join(f"{k} {v:,.0f} M" for k, v in counts.items())
+                print(f"{name:8s} {build:10s} {shown}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
