@@ -179,6 +179,14 @@ def objects(rows: np.ndarray | list[list[int]]) -> np.ndarray:
     return np.fromiter(rows, dtype=object, count=len(rows))
 
 
+def cut_rows(rows: np.ndarray, lengths: np.ndarray) -> list[list[int]]:
+    """Each row of an array as a clause of its own length (the rows of one length at once)."""
+    out = np.empty(len(rows), dtype=object)
+    for n in np.flatnonzero(np.bincount(lengths)).tolist():
+        out[lengths == n] = objects(rows[lengths == n, :n])
+    return out.tolist()
+
+
 class SharedTables:
     """The tables of shared clauses (`Encoder.shared`): for (board, *key), the clause
     of each code (None until made) and whether it is made; the least recently used dropped

@@ -21,7 +21,7 @@ from flowsat.sat import card
 from flowsat.sat.bulk import WAYS
 from flowsat.sat.cells import at_most_code
 from flowsat.sat.deduce import PAIRS, corners_hold, pair_masks
-from flowsat.sat.encoder import DOWN, LEFT, RIGHT, UP, Encoder, Keys, objects
+from flowsat.sat.encoder import DOWN, LEFT, RIGHT, UP, Encoder, Keys, cut_rows
 
 # The 2016 direction types of a non-dot cell, each linking it to two neighbors.
 TYPES = {"─": (LEFT, RIGHT), "│": (UP, DOWN), "┘": (UP, LEFT), "└": (UP, RIGHT),
@@ -266,11 +266,7 @@ class Edges:
         ways = np.column_stack((ways, np.zeros(len(ways), dtype=np.int64)))  # way 4: none
         cell, pattern = np.divmod(codes, PATTERNS)
         columns, signs, lengths = (x[pattern] for x in PATTERN_ROWS)
-        lits = ways[cell[:, None], columns] * signs
-        out = np.empty(len(codes), dtype=object)
-        for n in np.flatnonzero(np.bincount(lengths)).tolist():  # each length at once
-            out[lengths == n] = objects(lits[lengths == n, :n])
-        return out.tolist()
+        return cut_rows(ways[cell[:, None], columns] * signs, lengths)
 
     @cached_property
     def pairs(self) -> np.ndarray:
@@ -307,10 +303,12 @@ class Edges:
         ends = self.enc.edge_array
         cells.same((ends[:, 0], ends[:, 1], self.var_array), self.key)
         if not allow_self_touch:
-            cells.differ(self.apart_arrays())
+            cells.differ(self.apart_arrays)
 
+    @cached_property
     def apart_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """`apart()` as three arrays: cells i, cells j, literals."""
+        """`apart()` as three arrays: cells i, cells j, literals (made once: for the formula
+        and for each model's `touching`)."""
         if not self.fill_all:
             i, j, lit = np.array(self._apart, dtype=np.int64).reshape(-1, 3).T
             return i, j, lit
@@ -324,15 +322,10 @@ class Edges:
             self._apart = [(i, j, -e) for (i, j), e in self.index.items()]
         return self._apart
 
-    @cached_property
-    def apart_table(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """`apart_arrays()`, made once for `touching`."""
-        return self.apart_arrays()
-
     def touching(self, color: np.ndarray, model: Model) -> list[tuple[int, int, int]]:
         """The unlinked neighbors on one path (they touch), with their 'apart' literal, from
         each node's path (`color`: -1 on none)."""
-        i, j, lit = self.apart_table
+        i, j, lit = self.apart_arrays
         ci = color[i]
         hit = np.flatnonzero((ci == color[j]) & (ci >= 0) & ~self.linked_in(model))
         if not len(hit):

@@ -11,7 +11,7 @@ import numpy as np
 
 from flowsat.puzzle.board import Board
 from flowsat.puzzle.rules import Rules
-from flowsat.sat.encoder import DIRECTION, DOWN, RIGHT, Encoder, graph, objects
+from flowsat.sat.encoder import DIRECTION, DOWN, RIGHT, Encoder, cut_rows, graph
 from flowsat.sat.links import CORNERS, TYPES
 
 
@@ -138,9 +138,7 @@ def corner_rows(q: np.ndarray, corner: np.ndarray, active: int
         turn, t = np.divmod(at, 1 + width)
         rows = np.column_stack((np.full(len(x), -active), -corner[turn, x],
                                 corner[turn, q[turn, x], t - 1]))
-        out = np.empty(len(x), dtype=object)
-        out[t == 0], out[t > 0] = objects(rows[t == 0, :-1]), objects(rows[t > 0])
-        return out.tolist()
+        return cut_rows(rows, np.where(t > 0, rows.shape[1], rows.shape[1] - 1))
     return make
 
 
