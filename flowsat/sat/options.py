@@ -10,8 +10,9 @@ DEFAULT_ENCODING = "edges-turns"
 DEFAULT_SOLVER = "glucose4"
 DEDUCE_FROM = 10_000  # cells: where `deduce` is auto, boards this large propagate first
 # cells: boards this large take `degree = "turns"` and `codes = "short"` (on smaller ones the
-# tables they need cost more than the clauses they save: direct degrees, whole codes)
-LEAN_FROM = 150
+# tables they need cost more than the clauses they save: direct degrees, whole codes; 50, not
+# 150, since the tables are shared per board: results/speed.md, stop 23)
+LEAN_FROM = 50
 
 
 @dataclass(frozen=True)
