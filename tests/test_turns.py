@@ -109,6 +109,20 @@ def test_boards_below_lean_from_take_direct_degrees_and_whole_codes():
     assert not formula.links.turns and formula.cells.nbits == formula.cells.full
 
 
+@pytest.mark.parametrize("extra_row", [False, True])
+def test_boards_from_lean_from_cells_on_take_turns_and_short_codes(extra_row):
+    """Either side of the threshold: a board one row short of LEAN_FROM cells, and one at or
+    past it, of the same filling's colors (short codes differ from whole ones: 5+ colors)."""
+    width = 10
+    height = -(-backend.LEAN_FROM // width) - (not extra_row)  # rows: short of it, or at it
+    paths = random_filling(height, width, random.Random(3), mean_length=4.0)
+    puzzle = puzzle_of(paths, height, width)
+    assert len(puzzle.dots) > 4 and (height * width >= backend.LEAN_FROM) == extra_row
+    formula = encode(puzzle, "edges-turns")
+    assert formula.links.turns == extra_row
+    assert (formula.cells.nbits < formula.cells.full) == extra_row
+
+
 @pytest.mark.parametrize("rows, rules", [
     (("A.B", "...", "B.A"), Rules(self_touch=True)),  # no corner rule: touch allowed
     (("A.B", "...", "B.A"), Rules(fill_all=False)),  # cells may stay empty
