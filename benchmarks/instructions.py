@@ -33,11 +33,13 @@ MEASURES = ("process", "warm", "encode")
 
 
 def instructions(argv: list[str]) -> int:
-    """The instructions a process takes, by callgrind."""
+    """The instructions a process takes, by callgrind (run in an empty folder: `python -m`
+    looks in the current one first, and a checkout there would stand in for the build)."""
     with tempfile.TemporaryDirectory(prefix="callgrind-") as folder:
         done = subprocess.run(["valgrind", "--tool=callgrind",
                                f"--callgrind-out-file={folder}/cg.%p.out", *argv],
-                              capture_output=True, text=True, env={**os.environ, **ENV})
+                              capture_output=True, text=True, env={**os.environ, **ENV},
+                              cwd=folder)
     found = re.search(r"Collected : (\d+)", done.stderr)
     if done.returncode not in (0, 1) or not found:  # 1: some puzzle unsolvable
         raise SystemExit(f"instructions.py: {' '.join(argv)} failed:\n{done.stderr[-2000:]}")
