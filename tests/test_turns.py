@@ -112,7 +112,7 @@ def test_boards_below_lean_from_take_direct_degrees_and_whole_codes():
 @pytest.mark.parametrize("extra_row", [False, True])
 def test_boards_from_lean_from_cells_on_take_turns_and_short_codes(extra_row):
     """Either side of the threshold: a board one row short of LEAN_FROM cells, and one at or
-    past it, of the same filling's colors (short codes differ from whole ones: 5+ colors)."""
+    past it, each of five colors or more (so that short codes are shorter than whole ones)."""
     width = 10
     height = -(-backend.LEAN_FROM // width) - (not extra_row)  # rows: short of it, or at it
     paths = random_filling(height, width, random.Random(3), mean_length=4.0)
