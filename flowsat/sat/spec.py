@@ -1,8 +1,7 @@
-"""Named encodings: a choice per clause family, read from the TOML specs in `encodings/`."""
+"""Named encodings: a choice per clause family, read from the TOML specs of `flowsat/encodings/`."""
 
 from __future__ import annotations
 
-import importlib
 import tomllib
 from dataclasses import dataclass, fields, replace
 from functools import cache
@@ -61,15 +60,12 @@ class Spec:
 
 def builtin_specs() -> dict[str, Path]:
     """The specs shipped with flowsat, by name."""
-    try:  # the package's folder (importlib.resources would find it too, at 2 ms a start)
-        folder = Path(importlib.import_module("flowsat.encodings").__path__[0])
-    except ModuleNotFoundError:  # running from a source checkout, not an installed package
-        folder = Path(__file__).resolve().parents[2] / "encodings"
+    folder = Path(__file__).resolve().parents[1] / "encodings"  # the package flowsat.encodings
     return {f.stem: f for f in folder.iterdir() if f.name.endswith(".toml")}
 
 
 def load_spec(name: str) -> Spec:
-    """A spec by name (from `encodings/`) or from a TOML file's path, with any changes after
+    """A spec by name (from `flowsat/encodings/`) or from a TOML file's path, with any changes after
     '+': `edges-binary+card=ladder+unique=true` is edges-binary with those two choices."""
     base, *changes = name.split("+")
     path = Path(base)
