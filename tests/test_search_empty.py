@@ -323,10 +323,10 @@ def test_unsolvable_small_boards_are_answered():
                                           rules=EMPTY).status == "unsolvable"
 
 
-# --- the README -----------------------------------------------------------------------------------
+# --- docs/search.md -------------------------------------------------------------------------------
 
-def test_readme_table_of_switches_with_cells_left_empty():
-    lines = (ROOT / "README.md").read_text().splitlines()
+def test_docs_table_of_switches_with_cells_left_empty():
+    lines = (ROOT / "docs" / "search.md").read_text().splitlines()
     header = "| switch | `--allow-empty` | what it does then, and why |"
     table = {}
     for line in lines[lines.index(header) + 2:]:
