@@ -30,7 +30,8 @@ LABELS = "RGBYOCMmPWAgTbcp" + "".join(
     ch for ch in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
     if ch not in "RGBYOCMmPWAgTbcp")
 SIZE = re.compile(r"((?:[XW]_)*)(\d+)(?::(\d+))?(?:\+(.*))?$")
-PACK_LINE = re.compile(r"\s*[^\s,;]+,\d+,\d+,\d+[,;]")  # a level's structure: SIZE,0,LEVEL,FLOWS
+# a level's structure: a SIZE field (whatever it holds but ',' and ';'), then three numbers
+PACK_LINE = re.compile(r"\s*[^\s,;][^,;]*,\d+,\d+,\d+[,;]")
 
 
 class Field(ValueError):
@@ -43,7 +44,8 @@ class Field(ValueError):
 
 def is_pack(lines: list[str]) -> bool:
     """A file is a level pack when its first line that is not blank has a level's structure:
-    a first field (SIZE, whatever it holds), three numbers, then `,` or `;`."""
+    a first field (SIZE, whatever it holds: a SIZE it cannot be is reported as such), three
+    numbers, then `,` or `;`."""
     return PACK_LINE.match(first_line(lines)) is not None
 
 
