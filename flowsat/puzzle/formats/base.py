@@ -54,13 +54,29 @@ def first_line(lines: list[str], comment: str | None = None) -> str:
                  if ln.strip() and not (comment and ln.startswith(comment))), "")
 
 
-def mark_problem(mark: str, before: list[str]) -> str | None:
-    """Why a mark (after the marks before it) is refused: one not in `MARKS`, its meaning
-    unknown, might change the puzzle, so it is never ignored; nor is one given twice."""
-    if len(mark) != 1 or mark not in MARKS:
-        return (f"unknown mark {mark[:20]!r}: marks are {', '.join(MARKS)} (one letter each, "
-                f"':'-separated); another might change the puzzle, so it is not ignored")
-    return f"mark {mark!r} given twice" if mark in before else None
+class MarkError(ValueError):
+    """A mark refused, at an offset in the text of the marks."""
+
+    def __init__(self, offset: int, message: str):
+        super().__init__(message)
+        self.offset = offset
+
+
+def marks_of(text: str) -> tuple[str, ...]:
+    """The `:`-separated marks of a text, each one of `MARKS`, once; a MarkError for the first
+    that is not (one whose meaning is unknown might change the puzzle: it is never ignored)."""
+    marks: list[str] = []
+    offset = 0
+    for mark in text.split(":"):
+        if len(mark) != 1 or mark not in MARKS:
+            raise MarkError(offset, f"unknown mark {mark[:20]!r}: marks are {', '.join(MARKS)} "
+                                    f"(one letter each, ':'-separated); another might change "
+                                    f"the puzzle, so it is not ignored")
+        if mark in marks:
+            raise MarkError(offset, f"mark {mark!r} given twice")
+        marks.append(mark)
+        offset += len(mark) + 1
+    return tuple(marks)
 
 
 def make_puzzle(rows: list[str], file: str, index: int, line: int, fmt: str, max_cells: int,

@@ -5,11 +5,10 @@
         -
     . # .|+ .
 
-Each header line `flowsat board WxH` (then, in any order, `hex`, `warps`, `level N`, `marks M:M`
-(a level pack's marks, see `pack`)) says the
-format and starts a puzzle (several a file); the characters below have a meaning only under
-it. Then come the rows: cell c of a row
-at column 2c, '.' empty, '#' a hole, '+' a bridge, any other printable character but
+Each header line `flowsat board WxH` (then, in any order, `hex`, `warps`, `level N`, `marks
+M:M`: a level pack's marks, see `pack`) says the format and starts a puzzle (several a file);
+the characters below have a meaning only under it. Then come the rows: cell c of a row at
+column 2c, '.' empty, '#' a hole, '+' a bridge, any other printable character but
 `| - / \\` a dot (its label). The character after a cell (column 2c+1) is the link to the next
 cell of the row (after the last cell: the warp to the first): ' ' open, '|' a wall. The rows are
 written either one a line (walls only inside rows) or every other line, each followed by a
@@ -30,10 +29,11 @@ from flowsat.puzzle.board import Board
 from flowsat.puzzle.formats.base import (
     CannotWrite,
     Format,
+    MarkError,
     PuzzleError,
     dot_error,
     first_line,
-    mark_problem,
+    marks_of,
 )
 from flowsat.puzzle.model import EMPTY, Paths, Puzzle
 
@@ -146,23 +146,15 @@ def read_header(line: str, n: int) -> Header:
         elif word == "level" and rest and rest[0][0].isdigit():
             header = header._replace(level=int(rest.pop(0)[0]))
         elif word == "marks" and rest:
-            header = header._replace(marks=header_marks(*rest.pop(0), n))
+            text, at = rest.pop(0)
+            try:
+                header = header._replace(marks=marks_of(text))
+            except MarkError as err:
+                raise BoardTextError(n, at + err.offset, str(err)) from None
         else:
             raise BoardTextError(n, col, f"unknown header word {word!r}; words are "
                                          f"{HEADER_WORDS}")
     return header
-
-
-def header_marks(text: str, col: int, n: int) -> tuple[str, ...]:
-    """The marks of a header's `marks M:M`, each a known one, once."""
-    marks: list[str] = []
-    for mark in text.split(":"):
-        problem = mark_problem(mark, marks)
-        if problem:
-            raise BoardTextError(n, col, problem)
-        marks.append(mark)
-        col += len(mark) + 1
-    return tuple(marks)
 
 
 def link(width: int, height: int, a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
@@ -216,7 +208,7 @@ def board_text(puzzle: Puzzle, paths: Paths | None = None) -> str:
     reserved = sorted(set(puzzle.dots) & set(RESERVED))
     if reserved:
         raise CannotWrite(f"label {reserved[0]!r} means something else in the board format "
-                         f"(reserved: {RESERVED}); relabel the puzzle first")
+                          f"(reserved: {RESERVED}); relabel the puzzle first")
     board = puzzle.board
     w, h = board.width, board.height
     words = [f"flowsat board {w}x{h}"] + ["hex"] * (board.shape == "hex") + \

@@ -47,5 +47,5 @@ def grid_text(puzzle: Puzzle, paths: Paths | None = None) -> str:
     return plain_rows(puzzle, "grid")
 
 
-FORMAT = Format("grid", "the rows, one a line (plain square boards)", is_grid, read_grid,
+FORMAT = Format("grid", "the rows, one a line; plain square boards only", is_grid, read_grid,
                 grid_text, plain_only=True)

@@ -88,5 +88,5 @@ def numberlink_text(puzzle: Puzzle, paths: Paths | None = None) -> str:
     return f"{puzzle.width} {puzzle.height}\n" + plain_rows(puzzle, "numberlink")
 
 
-FORMAT = Format("numberlink", "a 'W H' line, then the rows (plain square boards)",
+FORMAT = Format("numberlink", "a 'W H' line, then the rows; plain square boards only",
                 is_numberlink, parse_numberlink, numberlink_text, plain_only=True)

@@ -2,10 +2,10 @@
 
 `SIZE,0,LEVEL,FLOWS[,BRIDGES[,HOLES[,WALLS]]];PATH;PATH;...` where SIZE is `W` or `W:H`,
 prefixed by `X_` (hexagonal) and/or `W_` (warps both ways) and perhaps followed by `+` and
-marks, one letter each, `:`-separated (`10+B:I`, `8:9+I:B`): kept as the puzzle's `marks`,
-they change nothing on the board; only the letters of `base.MARKS`, seen in the game's levels, are
-taken, any other is refused (its meaning unknown, it might change the puzzle);
-cells are numbered row * W + column; BRIDGES and HOLES are `:`-separated cells
+marks, one letter each, `:`-separated (`10+B:I`, `8:9+I:B`), kept as the puzzle's `marks`:
+they change nothing on the board. Only the marks seen in the game's levels (`base.MARKS`) are
+taken; any other is refused (its meaning unknown, it might change the puzzle). Cells are
+numbered row * W + column; BRIDGES and HOLES are `:`-separated cells
 (a hole may carry `_k`, ignored); WALLS `:`-separated `a|b` pairs; each PATH is one flow's
 cells from end to end, comma-separated. Its ends are the dots; flow k (in path order) gets the
 k-th of `LABELS`. The paths are kept as the puzzle's `given` solution (see `flowsat check`).
@@ -20,9 +20,10 @@ from flowsat.puzzle.board import Board
 from flowsat.puzzle.formats.base import (
     CannotWrite,
     Format,
+    MarkError,
     PuzzleError,
     first_line,
-    mark_problem,
+    marks_of,
 )
 from flowsat.puzzle.model import EMPTY, Paths, Puzzle
 
@@ -122,19 +123,11 @@ def read_size(text: str, col: int) -> tuple[str, bool, int, int, tuple[str, ...]
     height = int(found[3]) if found[3] else width
     if width == 0 or height == 0:
         raise Field(col, f"board {width}x{height} has no cells")
-    marks = () if found[4] is None else read_marks(found[4], col + found.start(4))
+    try:
+        marks = () if found[4] is None else marks_of(found[4])
+    except MarkError as err:
+        raise Field(col + found.start(4) + err.offset, f"SIZE: {err}") from None
     return ("hex" if "X_" in found[1] else "square"), "W_" in found[1], width, height, marks
-
-
-def read_marks(text: str, col: int) -> tuple[str, ...]:
-    """The marks after a SIZE's `+`, each a known one, once."""
-    marks: list[str] = []
-    for mark, at in fields_of(text, ":", col):
-        problem = mark_problem(mark, marks)
-        if problem:
-            raise Field(at, f"SIZE: {problem}")
-        marks.append(mark)
-    return tuple(marks)
 
 
 def cells_field(text: str, col: int) -> list[tuple[str, int]]:
