@@ -37,7 +37,7 @@ from pathlib import Path
 from flowsat.generate.cover import add_bridges, level_of, random_level, unused_links
 from flowsat.generate.filling import random_filling
 from flowsat.puzzle.board import Board
-from flowsat.puzzle.packs import level_line
+from flowsat.puzzle.formats.pack import level_line
 from flowsat.puzzle.rules import Rules
 from flowsat.solve import solve
 

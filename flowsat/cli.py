@@ -45,6 +45,7 @@ from flowsat.puzzle import (
     read_puzzles,
     solution_grid,
 )
+from flowsat.puzzle.formats import FORMATS, WRITABLE, CannotWrite, format_named, puzzle_text
 from flowsat.puzzle.rules import Rules
 from flowsat.render.text import draw, rule_note, summary
 from flowsat.result import Result, UsageError, error_record, record_json, to_record
@@ -372,11 +373,7 @@ GENERATE_EXIT = """Exit status: 0 every puzzle made; 2 a usage error; 3 some see
 checker, a bug)."""
 
 
-class GeneratedFormat(StrEnum):
-    grid = "grid"
-    numberlink = "numberlink"
-    pack = "pack"
-    board = "board"
+GeneratedFormat = StrEnum("GeneratedFormat", {name: name for name in WRITABLE})
 
 
 def density_option(name: str) -> object:
@@ -963,15 +960,14 @@ def check_given(
     each_puzzle(files, max_cells, verdict, show)
 
 
-class ConvertFormat(StrEnum):
-    pack = "pack"
-    board = "board"
+ConvertFormat = StrEnum("ConvertFormat", {name: name for name in WRITABLE})
 
 
-@app.command(help="""Write puzzles in another format: `board` (the hand-written board format)
-or `pack` (the game's level packs, one level a line; a level needs a solution: the one that
-comes with the puzzle, else one found by SAT and checked). Exit status: 0 every puzzle written;
-1 some puzzle unsolvable (no level written for it); 2 an input or usage error; 3 a timeout.""")
+@app.command(help="Write puzzles in another format: " + "; ".join(
+    f"`{f.name}` ({f.summary})" for f in FORMATS if f.write) + """. A format that holds a
+solution (pack) writes the one that comes with the puzzle, else one found by SAT and checked.
+Exit status: 0 every puzzle written; 1 some puzzle unsolvable (nothing written for it); 2 an
+input or usage error (a puzzle the format cannot hold); 3 a timeout.""")
 def convert(
     files: Annotated[list[Path], typer.Argument(help="Puzzle files or folders.")],
     to: Annotated[ConvertFormat, typer.Option(help="The format to write.")],
@@ -982,19 +978,20 @@ def convert(
         min=0, help="Seconds to solve a puzzle without a solution (pack).")] = None,
     max_cells: MaxCells = MAX_CELLS,
 ) -> None:
-    from flowsat.puzzle.boardtext import board_text
-    from flowsat.puzzle.packs import level_line
-
     out = output.open("w", encoding="utf-8") if output else sys.stdout
     rules = Rules(self_touch=allow_self_touch)
 
     def written(item: Puzzle) -> str | Result:
-        if to is ConvertFormat.board:
-            return board_text(item)
-        if item.given is not None:
-            return level_line(item, item.given_paths or {}) + "\n"
-        result = solve_puzzle(item, rules=rules, timeout=timeout)
-        return level_line(item, result.paths) + "\n" if result.status == "solved" else result
+        paths = item.given_paths
+        if format_named(to.value).needs_solution and paths is None:
+            result = solve_puzzle(item, rules=rules, timeout=timeout)
+            if result.status != "solved":
+                return result
+            paths = result.paths
+        try:
+            return puzzle_text(item, to.value, paths)
+        except CannotWrite as err:
+            raise UsageError(str(err)) from None
 
     def show(item: Puzzle, text: str | Result) -> int:
         if isinstance(text, Result):

@@ -89,9 +89,10 @@ def cells_json(path: list) -> str:
 
 
 def board_fields(puzzle: Puzzle) -> dict[str, Any]:
-    """What a record says of the board beyond its rows: `level` (a level pack's LEVEL field)
-    and `kind` (any board but a plain square one)."""
+    """What a record says of the board beyond its rows: `level` (a level pack's LEVEL field),
+    `marks` (its SIZE's marks) and `kind` (any board but a plain square one)."""
     return {**({"level": puzzle.level} if puzzle.level is not None else {}),
+            **({"marks": list(puzzle.marks)} if puzzle.marks else {}),
             **({"kind": puzzle.kind} if not puzzle.board.plain else {})}
 
 

@@ -18,8 +18,9 @@ from flowsat.checker import problems
 from flowsat.cli import app
 from flowsat.generate.cover import random_level
 from flowsat.puzzle import Board, Puzzle, Rules, parse_puzzles, read_puzzles
-from flowsat.puzzle.boardtext import board_text
-from flowsat.puzzle.packs import level_line
+from flowsat.puzzle.formats import CannotWrite
+from flowsat.puzzle.formats.boardtext import board_text
+from flowsat.puzzle.formats.pack import level_line
 from flowsat.result import UsageError
 from flowsat.sat import encode
 from flowsat.sat.encoder import Encoder
@@ -138,7 +139,7 @@ def test_the_board_format_reads_walls_holes_bridges_and_warps():
 
 
 def test_labels_the_board_format_reserves_are_refused_not_misread():
-    with pytest.raises(UsageError, match="label '#' means something else"):
+    with pytest.raises(CannotWrite, match="label '#' means something else"):
         board_text(Puzzle.from_text("#.# / A.A"))
 
 

@@ -10,28 +10,18 @@ from __future__ import annotations
 import csv
 import io
 import os
-from collections.abc import Callable
 from pathlib import Path
 
 from flowsat.difficulty import Rating
 from flowsat.generate.make import MAX_CONFLICTS, Made
 from flowsat.generate.run import Order
-from flowsat.puzzle.boardtext import board_text
-from flowsat.puzzle.formats import puzzle_text
-from flowsat.puzzle.packs import level_line
+from flowsat.puzzle.formats import FORMATS, puzzle_text
 from flowsat.unique import PROOF
 
 COLUMNS = ("file", "size", "colors", "seed", "color_range", "rule", "tier", "score", "forced",
            "nodes", "nodes_capped", "conflicts", "decisions", "candidates", "proofs", "seconds",
            "kind", "holes", "walls", "bridges", "proof", "command")
-# The files a run writes: the two grid formats hold plain square boards only
-TEXTS: dict[str, Callable[[Made], str]] = {
-    "grid": lambda made: puzzle_text(made.puzzle),
-    "numberlink": lambda made: puzzle_text(made.puzzle, "numberlink"),
-    "pack": lambda made: level_line(made.puzzle, made.solution) + "\n",
-    "board": lambda made: board_text(made.puzzle),
-}
-PLAIN_ONLY = ("grid", "numberlink")
+PLAIN_ONLY = tuple(f.name for f in FORMATS if f.plain_only)  # the grid formats
 
 
 def file_name(width: int, height: int, seed: int, kind: str = "square") -> str:
@@ -42,7 +32,7 @@ def file_name(width: int, height: int, seed: int, kind: str = "square") -> str:
 
 def generated_text(made: Made, fmt: str) -> str:
     """The puzzle as its file: grid, numberlink, pack (with its solution) or board."""
-    return TEXTS[fmt](made)
+    return puzzle_text(made.puzzle, fmt, made.solution)
 
 
 def manifest_row(file: str, made: Made, rating: Rating, order: Order,

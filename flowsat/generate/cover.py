@@ -17,8 +17,8 @@ from itertools import pairwise
 from flowsat.checker import problems
 from flowsat.generate.filling import puzzle_of
 from flowsat.puzzle.board import Board
+from flowsat.puzzle.formats.pack import LABELS
 from flowsat.puzzle.model import Paths, Puzzle
-from flowsat.puzzle.packs import LABELS
 from flowsat.puzzle.rules import DEFAULT_RULES, Rules
 
 

@@ -35,9 +35,10 @@ class Puzzle:
     file: str = "<puzzle>"
     index: int = 1  # position of the puzzle in its file, from 1
     line: int = 1  # line of the file where the puzzle starts
-    format: str = "grid"  # "grid", "board" (one puzzle a file), "numberlink", "pack" (several)
+    format: str = "grid"  # the name of its file's format (`flowsat.puzzle.formats.FORMATS`)
     board: Board = None  # type: ignore[assignment]  # None: the plain square board
     level: int | None = None  # the LEVEL field of a level pack
+    marks: tuple[str, ...] = field(default=(), compare=False)  # a pack's SIZE marks: no effect
     given: tuple[tuple[str, tuple[Cell, ...]], ...] | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:

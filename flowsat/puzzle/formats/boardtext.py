@@ -1,14 +1,14 @@
 """The hand-written board format: every kind of board as text a person can write and read.
 
-    flowsat board 5x4 hex warps level 7
+    flowsat board 5x4 hex warps level 7 marks B:I
     A . . B .
         -
     . # .|+ .
 
-Each header line `flowsat board WxH` (then, in any order, `hex`, `warps`, `level N`) says the
-format and starts a puzzle (several a file); the characters below have a meaning only under
-it. Then come the rows: cell c of a row
-at column 2c, '.' empty, '#' a hole, '+' a bridge, any other printable character but
+Each header line `flowsat board WxH` (then, in any order, `hex`, `warps`, `level N`, `marks
+M:M`: a level pack's marks, see `pack`) says the format and starts a puzzle (several a file);
+the characters below have a meaning only under it. Then come the rows: cell c of a row at
+column 2c, '.' empty, '#' a hole, '+' a bridge, any other printable character but
 `| - / \\` a dot (its label). The character after a cell (column 2c+1) is the link to the next
 cell of the row (after the last cell: the warp to the first): ' ' open, '|' a wall. The rows are
 written either one a line (walls only inside rows) or every other line, each followed by a
@@ -23,13 +23,24 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import replace
+from typing import NamedTuple
 
 from flowsat.puzzle.board import Board
-from flowsat.puzzle.formats import PuzzleError, dot_error
-from flowsat.puzzle.model import EMPTY, Puzzle
+from flowsat.puzzle.formats.base import (
+    CannotWrite,
+    Format,
+    MarkError,
+    PuzzleError,
+    dot_error,
+    first_line,
+    marks_of,
+)
+from flowsat.puzzle.model import EMPTY, Paths, Puzzle
 
 HEADER = re.compile(r"flowsat board\b")
 SIZE = re.compile(r"(\d+)x(\d+)$")
+WORD = re.compile(r"\S+")
+HEADER_WORDS = "hex, warps, level N, marks M:M"
 HOLE, BRIDGE = "#", "+"
 RESERVED = "|-/\\" + HOLE + BRIDGE
 ROW_WALL, DOWN_WALL, DIAGONAL_WALLS = "|", "-", "/\\"
@@ -44,8 +55,8 @@ class BoardTextError(ValueError):
 
 
 def is_board_text(lines: list[str]) -> bool:
-    first = next((ln for ln in lines if ln.strip()), "")
-    return HEADER.match(first.strip()) is not None
+    """A file is in the board format when its first line that is not blank is a header."""
+    return HEADER.match(first_line(lines).strip()) is not None
 
 
 def parse_board_file(lines: list[str], file: str, max_cells: int
@@ -64,7 +75,7 @@ def parse_board_file(lines: list[str], file: str, max_cells: int
 def parse_board_text(lines: list[str], file: str, max_cells: int, start: int = 0) -> Puzzle:
     """The puzzle whose header is at lines[start] (up to the end of lines); a BoardTextError
     where the text is wrong."""
-    width, height, shape, wrap, level = read_header(lines[start], start + 1)
+    width, height, shape, wrap, level, marks = read_header(lines[start], start + 1)
     if width * height > max_cells:
         raise BoardTextError(start + 1, 1, f"board {width}x{height} has {width * height} "
                                            f"cells, above the limit of {max_cells} cells")
@@ -104,28 +115,46 @@ def parse_board_text(lines: list[str], file: str, max_cells: int, start: int = 0
     error = dot_error(list(rows), row_lines, file)
     if error:
         raise BoardTextError(error.line, 2 * error.col - 1, error.message)  # cell c at 2c
-    return Puzzle(rows, file=file, line=start + 1, format="board", board=board, level=level)
+    return Puzzle(rows, file=file, line=start + 1, format="board", board=board, level=level,
+                  marks=marks)
 
 
-def read_header(line: str, n: int) -> tuple[int, int, str, bool, int | None]:
-    words = line.split()[2:]
-    size = SIZE.match(words[0]) if words else None
+class Header(NamedTuple):
+    """What a header line says of its board."""
+
+    width: int
+    height: int
+    shape: str = "square"
+    wrap: bool = False
+    level: int | None = None
+    marks: tuple[str, ...] = ()
+
+
+def read_header(line: str, n: int) -> Header:
+    words = [(m.group(), m.start() + 1) for m in WORD.finditer(line)][2:]  # with columns
+    size = SIZE.match(words[0][0]) if words else None
     if not size or int(size[1]) * int(size[2]) == 0:
-        raise BoardTextError(n, 1, "the header says 'flowsat board WxH' (W, H at least 1), "
-                                   "then hex, warps, level N")
-    shape, wrap, level, rest = "square", False, None, words[1:]
+        raise BoardTextError(n, 1, f"the header says 'flowsat board WxH' (W, H at least 1), "
+                                   f"then {HEADER_WORDS}")
+    header, rest = Header(int(size[1]), int(size[2])), words[1:]
     while rest:
-        word = rest.pop(0)
+        word, col = rest.pop(0)
         if word == "hex":
-            shape = "hex"
+            header = header._replace(shape="hex")
         elif word == "warps":
-            wrap = True
-        elif word == "level" and rest and rest[0].isdigit():
-            level = int(rest.pop(0))
+            header = header._replace(wrap=True)
+        elif word == "level" and rest and rest[0][0].isdigit():
+            header = header._replace(level=int(rest.pop(0)[0]))
+        elif word == "marks" and rest:
+            text, at = rest.pop(0)
+            try:
+                header = header._replace(marks=marks_of(text))
+            except MarkError as err:
+                raise BoardTextError(n, at + err.offset, str(err)) from None
         else:
-            raise BoardTextError(n, line.find(word) + 1, f"unknown header word {word!r}; "
-                                                         f"words are hex, warps, level N")
-    return int(size[1]), int(size[2]), shape, wrap, level
+            raise BoardTextError(n, col, f"unknown header word {word!r}; words are "
+                                         f"{HEADER_WORDS}")
+    return header
 
 
 def link(width: int, height: int, a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
@@ -173,19 +202,18 @@ def down_walls(line: str, r: int, width: int, height: int, shape: str, wrap: boo
     return found
 
 
-def board_text(puzzle: Puzzle) -> str:
-    """The puzzle in the board format (ends with a newline); a UsageError for a dot labelled
+def board_text(puzzle: Puzzle, paths: Paths | None = None) -> str:
+    """The puzzle in the board format (ends with a newline); a CannotWrite for a dot labelled
     by a character the format reserves."""
     reserved = sorted(set(puzzle.dots) & set(RESERVED))
     if reserved:
-        from flowsat.result import UsageError
-
-        raise UsageError(f"label {reserved[0]!r} means something else in the board format "
-                         f"(reserved: {RESERVED}); relabel the puzzle first")
+        raise CannotWrite(f"label {reserved[0]!r} means something else in the board format "
+                          f"(reserved: {RESERVED}); relabel the puzzle first")
     board = puzzle.board
     w, h = board.width, board.height
     words = [f"flowsat board {w}x{h}"] + ["hex"] * (board.shape == "hex") + \
-        ["warps"] * board.wrap + ([f"level {puzzle.level}"] if puzzle.level is not None else [])
+        ["warps"] * board.wrap + ([f"level {puzzle.level}"] if puzzle.level is not None else []) + \
+        ([f"marks {':'.join(puzzle.marks)}"] if puzzle.marks else [])
     grid = [[" "] * (2 * w) for _ in range(h)]
     below = [[" "] * (2 * w) for _ in range(h)]
     for i in range(board.size):
@@ -213,3 +241,7 @@ def board_text(puzzle: Puzzle) -> str:
     while lines and not lines[-1]:
         lines.pop()
     return "\n".join(lines) + "\n"
+
+
+FORMAT = Format("board", "the hand-written board format, for every kind of board",
+                is_board_text, parse_board_file, board_text)

@@ -1,8 +1,11 @@
 """The game's level-pack format, read and written: one level a line, with its solution.
 
 `SIZE,0,LEVEL,FLOWS[,BRIDGES[,HOLES[,WALLS]]];PATH;PATH;...` where SIZE is `W` or `W:H`,
-prefixed by `X_` (hexagonal) and/or `W_` (warps both ways) and perhaps followed by `+B` (a
-mark, ignored); cells are numbered row * W + column; BRIDGES and HOLES are `:`-separated cells
+prefixed by `X_` (hexagonal) and/or `W_` (warps both ways) and perhaps followed by `+` and
+marks, one letter each, `:`-separated (`10+B:I`, `8:9+I:B`), kept as the puzzle's `marks`:
+they change nothing on the board. Only the marks seen in the game's levels (`base.MARKS`) are
+taken; any other is refused (its meaning unknown, it might change the puzzle). Cells are
+numbered row * W + column; BRIDGES and HOLES are `:`-separated cells
 (a hole may carry `_k`, ignored); WALLS `:`-separated `a|b` pairs; each PATH is one flow's
 cells from end to end, comma-separated. Its ends are the dots; flow k (in path order) gets the
 k-th of `LABELS`. The paths are kept as the puzzle's `given` solution (see `flowsat check`).
@@ -14,14 +17,22 @@ import re
 from collections.abc import Iterator
 
 from flowsat.puzzle.board import Board
-from flowsat.puzzle.formats import PuzzleError
+from flowsat.puzzle.formats.base import (
+    CannotWrite,
+    Format,
+    MarkError,
+    PuzzleError,
+    first_line,
+    marks_of,
+)
 from flowsat.puzzle.model import EMPTY, Paths, Puzzle
 
 LABELS = "RGBYOCMmPWAgTbcp" + "".join(
     ch for ch in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
     if ch not in "RGBYOCMmPWAgTbcp")
-SIZE = re.compile(r"((?:[XW]_)*)(\d+)(?::(\d+))?(?:\+B)?$")
-PACK_LINE = re.compile(r"\s*(?:[XW]_)*\d+(?::\d+)?(?:\+B)?,\d+,\d+,\d+[,;]")
+SIZE = re.compile(r"((?:[XW]_)*)(\d+)(?::(\d+))?(?:\+(.*))?$")
+# a level's structure: a SIZE field (whatever it holds but ',' and ';'), then three numbers
+PACK_LINE = re.compile(r"\s*[^\s,;][^,;]*,\d+,\d+,\d+[,;]")
 
 
 class Field(ValueError):
@@ -33,9 +44,10 @@ class Field(ValueError):
 
 
 def is_pack(lines: list[str]) -> bool:
-    """A file is a level pack when its first line that is not blank reads as a level."""
-    first = next((ln for ln in lines if ln.strip()), "")
-    return PACK_LINE.match(first) is not None
+    """A file is a level pack when its first line that is not blank has a level's structure:
+    a first field (SIZE, whatever it holds: a SIZE it cannot be is reported as such), three
+    numbers, then `,` or `;`."""
+    return PACK_LINE.match(first_line(lines)) is not None
 
 
 def parse_pack(lines: list[str], file: str, max_cells: int) -> Iterator[Puzzle | PuzzleError]:
@@ -74,7 +86,7 @@ def parse_level(line: str, file: str, n: int, index: int, max_cells: int) -> Puz
     if len(parts) < 4 or len(parts) > 7:
         raise Field(head[1], f"expected SIZE,0,LEVEL,FLOWS[,BRIDGES[,HOLES[,WALLS]]], found "
                              f"{len(parts)} fields")
-    shape, wrap, width, height = read_size(*parts[0])
+    shape, wrap, width, height, marks = read_size(*parts[0])
     if width * height > max_cells:
         raise Field(parts[0][1], f"board {width}x{height} has {width * height} cells, above "
                                  f"the limit of {max_cells} cells")
@@ -98,18 +110,24 @@ def parse_level(line: str, file: str, n: int, index: int, max_cells: int) -> Puz
              for k, (text, col) in enumerate(paths)}
     rows = dot_rows(board, given, paths)
     return Puzzle(rows, file=file, index=index, line=n, format="pack", board=board, level=level,
-                  given=tuple((c, tuple(p)) for c, p in given.items()))
+                  marks=marks, given=tuple((c, tuple(p)) for c, p in given.items()))
 
 
-def read_size(text: str, col: int) -> tuple[str, bool, int, int]:
+def read_size(text: str, col: int) -> tuple[str, bool, int, int, tuple[str, ...]]:
+    """The SIZE field: shape, warps, width, height and marks."""
     found = SIZE.match(text)
     if not found:
-        raise Field(col, f"SIZE: expected W or W:H with X_/W_ prefixes, found {text[:20]!r}")
+        raise Field(col, f"SIZE: expected W or W:H with X_/W_ prefixes and +marks, found "
+                         f"{text[:20]!r}")
     width = int(found[2])
     height = int(found[3]) if found[3] else width
     if width == 0 or height == 0:
         raise Field(col, f"board {width}x{height} has no cells")
-    return ("hex" if "X_" in found[1] else "square"), "W_" in found[1], width, height
+    try:
+        marks = () if found[4] is None else marks_of(found[4])
+    except MarkError as err:
+        raise Field(col + found.start(4) + err.offset, f"SIZE: {err}") from None
+    return ("hex" if "X_" in found[1] else "square"), "W_" in found[1], width, height, marks
 
 
 def cells_field(text: str, col: int) -> list[tuple[str, int]]:
@@ -151,7 +169,8 @@ def level_line(puzzle: Puzzle, paths: Paths) -> str:
     """A puzzle and a solution of it as one line of a level pack."""
     board = puzzle.board
     size = f"{board.width}" if board.width == board.height else f"{board.width}:{board.height}"
-    size = ("X_" if board.shape == "hex" else "") + ("W_" if board.wrap else "") + size
+    size = ("X_" if board.shape == "hex" else "") + ("W_" if board.wrap else "") + size + \
+        ("+" + ":".join(puzzle.marks) if puzzle.marks else "")
     colors = sorted(puzzle.colors, key=lambda c: (LABELS.find(c) % (len(LABELS) + 1),
                                                   puzzle.colors.index(c)))
     extra = [":".join(map(str, sorted(board.bridges))), ":".join(map(str, sorted(board.holes))),
@@ -161,3 +180,14 @@ def level_line(puzzle: Puzzle, paths: Paths) -> str:
     head = ",".join([size, "0", str(puzzle.level or puzzle.index), str(len(colors)), *extra])
     return ";".join([head, *(",".join(str(board.number(tuple(cell))) for cell in paths[c])
                               for c in colors)])
+
+
+def pack_text(puzzle: Puzzle, paths: Paths | None) -> str:
+    """The puzzle and its solution as a level line (a CannotWrite without a solution)."""
+    if paths is None:
+        raise CannotWrite("a level of a pack needs a solution")
+    return level_line(puzzle, paths) + "\n"
+
+
+FORMAT = Format("pack", "the game's level packs: one level a line, with its solution",
+                is_pack, parse_pack, pack_text, needs_solution=True)

@@ -1,0 +1,135 @@
+"""What every puzzle file format shares: the `Format` each format module exposes, the located
+`PuzzleError`, and the checks of rows of cells and their dots. Imports no format module."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from flowsat.puzzle.model import EMPTY, Paths, Puzzle, not_a_cell, not_a_cell_message
+
+MARKS = "BI"  # the marks of a level's SIZE (see `pack`), found in the game's levels: no effect
+MAX_CELLS = 2_000_000  # boards above this are refused (the 1002x1002 spirals: 1,004,004 cells)
+DOTS = re.compile(f"[^{re.escape(EMPTY)}]")  # a cell that is not empty
+
+
+class PuzzleError(Exception):
+    """A problem with an input, located in its file."""
+
+    def __init__(self, file: str, line: int, col: int, message: str, index: int | None = None):
+        super().__init__(f"{file}:{line}:{col}: {message}")
+        self.file, self.line, self.col, self.message, self.index = file, line, col, message, index
+
+
+class CannotWrite(ValueError):
+    """A puzzle a format cannot hold (a kind of board, a label it reserves, no solution)."""
+
+
+Read = Callable[[list[str], str, int], Iterator[Puzzle | PuzzleError]]
+Write = Callable[[Puzzle, Paths | None], str]
+
+
+@dataclass(frozen=True)
+class Format:
+    """A file format: its name (a puzzle read from it has it as `Puzzle.format`), whether a
+    file's lines are in it (`detect`, from their structure), its reader (the lines, the file
+    name and the cell limit: each puzzle or what is wrong with it) and its writer (a puzzle,
+    and the solution a format that holds one needs, to the file's text; a `CannotWrite`
+    for a puzzle it cannot hold)."""
+
+    name: str
+    summary: str  # what it is, for the command line's help
+    detect: Callable[[list[str]], bool]
+    read: Read
+    write: Write | None = None
+    plain_only: bool = False  # holds plain square boards only
+    needs_solution: bool = False  # writes a solution with the puzzle
+
+
+def first_line(lines: list[str], comment: str | None = None) -> str:
+    """The first line that is not blank (nor a comment, starting with `comment`), else ''."""
+    return next((ln for ln in lines
+                 if ln.strip() and not (comment and ln.startswith(comment))), "")
+
+
+class MarkError(ValueError):
+    """A mark refused, at an offset in the text of the marks."""
+
+    def __init__(self, offset: int, message: str):
+        super().__init__(message)
+        self.offset = offset
+
+
+def marks_of(text: str) -> tuple[str, ...]:
+    """The `:`-separated marks of a text, each one of `MARKS`, once; a MarkError for the first
+    that is not (one whose meaning is unknown might change the puzzle: it is never ignored)."""
+    marks: list[str] = []
+    offset = 0
+    for mark in text.split(":"):
+        if len(mark) != 1 or mark not in MARKS:
+            raise MarkError(offset, f"unknown mark {mark[:20]!r}: marks are {', '.join(MARKS)} "
+                                    f"(one letter each, ':'-separated); another might change "
+                                    f"the puzzle, so it is not ignored")
+        if mark in marks:
+            raise MarkError(offset, f"mark {mark!r} given twice")
+        marks.append(mark)
+        offset += len(mark) + 1
+    return tuple(marks)
+
+
+def make_puzzle(rows: list[str], file: str, index: int, line: int, fmt: str, max_cells: int,
+                row_lines: list[int]) -> Puzzle | PuzzleError:
+    """A puzzle from rectangular rows, or the first thing wrong with its dots or size."""
+    height, width = len(rows), len(rows[0])
+    if width * height > max_cells:
+        return PuzzleError(file, line, 1, too_big(width, height, max_cells), index)
+    error = dot_error(rows, row_lines, file)
+    if error:
+        error.index = index
+        return error
+    return Puzzle(tuple(rows), file=file, index=index, line=line, format=fmt)
+
+
+def too_big(width: int, height: int, max_cells: int) -> str:
+    return (f"board {width}x{height} has {width * height} cells, above the limit of "
+            f"{max_cells} cells")
+
+
+def cell_error(rows: list[str], row_lines: list[int], file: str) -> PuzzleError | None:
+    """The first character of the rows that cannot be a cell, located and named."""
+    for row, line in zip(rows, row_lines, strict=True):
+        bad = not_a_cell(row)
+        if bad is not None:
+            return PuzzleError(file, line, bad + 1, not_a_cell_message(row[bad]))
+    return None
+
+
+def dot_error(rows: list[str], row_lines: list[int], file: str) -> PuzzleError | None:
+    """The first dot problem: no dots at all, or a label without exactly two dots."""
+    seen: Counter[str] = Counter()
+    first: dict[str, tuple[int, int]] = {}
+    for r, row in enumerate(rows):
+        for found in DOTS.finditer(row):  # the cells that are not empty
+            c, ch = found.start(), found.group()
+            seen[ch] += 1
+            first.setdefault(ch, (row_lines[r], c + 1))
+            if seen[ch] == 3:
+                return PuzzleError(file, row_lines[r], c + 1,
+                                   f"label {ch!r} has three or more dots; a color has exactly two")
+    if not seen:
+        return PuzzleError(file, row_lines[0], 1, "no dots: every cell is '.'")
+    single = next((ch for ch, k in seen.items() if k == 1), None)
+    if single:
+        return PuzzleError(file, *first[single],
+                           f"label {single!r} has only one dot; a color needs two")
+    return None
+
+
+def plain_rows(puzzle: Puzzle, fmt: str) -> str:
+    """The puzzle's rows, one a line (a CannotWrite if its board is not a plain square one)."""
+    if not puzzle.board.plain:
+        raise CannotWrite(f"the {fmt} format holds plain square boards only, not "
+                          f"{puzzle.kind}: use pack or board")
+    return "\n".join(puzzle.rows) + "\n"
