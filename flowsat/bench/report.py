@@ -1,4 +1,4 @@
-"""`report.md` and `report.csv` of a bench folder, and its plots."""
+"""`report.md`, `report.html` and `report.csv` of a bench folder, and its plots."""
 
 from __future__ import annotations
 
@@ -562,7 +562,10 @@ def picture(row: PuzzleRow, path: Path, allow_self_touch: bool) -> Path | None:
 def plots(figures: list[Path], folder: Path) -> list[str]:
     if not figures:
         return []
-    lines = ["## Plots", "", "Puzzles a configuration did not finish are left out."]
+    lines = ["## Plots", "",
+             "The cactus plot counts the puzzles each configuration finished within a time; "
+             "in the pairs, a puzzle one of the two did not finish sits on the dotted edge; "
+             "the other plots leave out the puzzles a configuration did not finish."]
     for f in figures:
         lines += ["", f"![{f.stem}]({f.relative_to(folder).as_posix()})"]
     return [*lines, ""]
@@ -597,7 +600,7 @@ def csv_rows(table: Table, ref: dict, penalty: float) -> Iterator[dict[str, Any]
             }
 
 
-def write_csv(path: Path, table: Table, ref: dict, penalty: float = INF) -> None:
+def write_csv(path: Path, table: Table, ref: dict, penalty: float) -> None:
     rows = list(csv_rows(table, ref, penalty))
     names = list(dict.fromkeys(k for r in rows for k in r))
     with path.open("w", newline="", encoding="utf-8") as f:
