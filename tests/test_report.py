@@ -3,6 +3,7 @@ share of it, tables by size and kind, the cactus and pairwise plots, and report.
 
 from __future__ import annotations
 
+import csv
 import json
 import math
 import re
@@ -190,6 +191,18 @@ def test_the_report_ranks_the_configurations_and_gives_the_virtual_best(tmp_path
                                                                  "10\u00d710"]
     assert [r["kind"] for r in md_table(text, "## By kind")] == ["square", "hex"]
     assert "## By set" not in text
+    sheet = {(r["puzzle"], r["config"]): r for r in csv.DictReader(
+        (folder / "report.csv").open())}
+    assert float(sheet["a.txt", "x"]["par2_s"]) == 1.0
+    assert float(sheet["a.txt", "z"]["par2_s"]) == float(sheet["c.txt", "z"]["par2_s"]) == P
+
+
+def test_runs_that_name_their_set_get_a_table_by_set(tmp_path):
+    named = [{**r, "set": "big" if r["rows"] > 5 else "small"} for r in RUNS]
+    write_report(bench_folder(tmp_path, named), plots=False)
+    rows = md_table((tmp_path / "report.md").read_text(), "## By set")
+    assert [(r["set"], r["puzzles"]) for r in rows] == [("big", "2"), ("small", "2")]
+    assert rows[1]["`x`"] == f"2 \u00b7 {1 + 3:.3g}"
 
 
 def test_without_a_known_timeout_par2_of_the_unfinished_is_a_dash(tmp_path):
