@@ -148,10 +148,10 @@ def slug(title: str) -> str:
 def figure(alt: str, path: Path, prefix: str) -> str:
     """An SVG file inline, its ids made unique on the page; a note when it is missing."""
     caption = f"<figcaption>{html.escape(alt)}</figcaption>"
-    if path.suffix != ".svg" or not path.is_file():
+    text = path.read_text(encoding="utf-8") if path.suffix == ".svg" and path.is_file() else ""
+    if "<svg" not in text:
         return f"<figure><p>({html.escape(alt)}: {html.escape(path.name)} missing)</p>" \
                f"{caption}</figure>"
-    text = path.read_text(encoding="utf-8")
     return f"<figure>{unique_ids(text[text.find('<svg'):], prefix)}{caption}</figure>"
 
 

@@ -62,15 +62,16 @@ def write_report(folder: Path, baseline: str | None = None, reference: Path | No
         raise UsageError(f"no configuration {baseline!r} in {folder}; "
                          f"choose from {', '.join(table.configs)}")
     ref = load_reference(reference)
+    timeout = timeout_of(meta, records)
     figures: list[Path] = []
     if plots:
         from flowsat.bench.plots import draw_plots
 
-        figures = draw_plots(table, folder / "plots", timeout_of(meta, records))
+        figures = draw_plots(table, folder / "plots", timeout)
     md, sheet, page = folder / "report.md", folder / "report.csv", folder / "report.html"
     text = markdown(table, meta, records, ref, figures, folder)
     md.write_text(text, encoding="utf-8")
-    write_csv(sheet, table, ref, penalty_of(timeout_of(meta, records)))
+    write_csv(sheet, table, ref, penalty_of(timeout))
     write_html(page, text, folder)
     return [md, sheet, page, *figures]
 
@@ -102,14 +103,14 @@ def table_head(*cells: str) -> list[str]:
 def markdown(table: Table, meta: dict, records: list[dict], ref: dict, figures: list[Path],
              folder: Path) -> str:
     summaries = [table.summary(c) for c in table.configs]
+    timeout = timeout_of(meta, records)
     parts = [
         "# flowsat bench report", "",
         "Reproduce (from the folder it was run in):", "",
         f"    {meta.get('command', 'flowsat bench ...')}", "",
         *machine(meta, records),
         *configurations(table, records), *summary(table, summaries),
-        *standings(table, timeout_of(meta, records)),
-        *groupings(table, timeout_of(meta, records), meta),
+        *standings(table, timeout), *groupings(table, timeout, meta),
         *by_machine(records, table), *agreement(table),
         *per_puzzle_times(table, ref), *per_puzzle_work(table, ref),
         *orientations(table, summaries), *reference_notes(table, ref),
