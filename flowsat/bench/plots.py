@@ -1,16 +1,22 @@
-"""The report's plots (SVG): per puzzle, one configuration's time against another's on log-log
-axes with the diagonal; time against board size; the spread across orientations."""
+"""The report's plots (SVG): the cactus plot (puzzles finished against time); per puzzle, each
+pair of configurations' times on log-log axes with the diagonal, unfinished ones on the edge;
+one configuration's time against another's; time against board size; the spread across
+orientations."""
 
 from __future__ import annotations
 
+from itertools import combinations
 from pathlib import Path
 
-from flowsat.bench.summary import INF, PuzzleRow, Table
+from flowsat.bench.competition import best_time, penalty_of, ranking
+from flowsat.bench.summary import INF, VIRTUAL_BEST, PuzzleRow, Table
 
 Points = list[tuple[float, float]]
+CACTUS_LINES = 12  # the configurations with the best PAR-2 drawn in the cactus plot
+PAIRED = 6  # ... and paired in the scatter plots
 
 
-def draw_plots(table: Table, folder: Path) -> list[Path]:
+def draw_plots(table: Table, folder: Path, timeout: float | None = None) -> list[Path]:
     """Every plot that the table has data for, written under `folder`; their paths."""
     import matplotlib
 
@@ -19,6 +25,11 @@ def draw_plots(table: Table, folder: Path) -> list[Path]:
                                 "font.size": 9})
     folder.mkdir(parents=True, exist_ok=True)
     written = []
+    leaders = [s.name for s in ranking(table, penalty_of(timeout))]
+    if any(e.finished for p in table.puzzles for e in p.entries.values()):
+        written.append(cactus(folder / "cactus.svg", table, leaders[:CACTUS_LINES], timeout))
+    if len(leaders) >= 2:
+        written.append(scatter_pairs(folder / "pairs.svg", table, leaders[:PAIRED], timeout))
     others = {c: pairs(table.puzzles, table.baseline, c) for c in table.configs
               if c != table.baseline}
     if any(others.values()):
@@ -38,6 +49,85 @@ def draw_plots(table: Table, folder: Path) -> list[Path]:
     if table.symmetries:
         written.append(spreads(folder / "orientation-spread.svg", table))
     return written
+
+
+def cactus(path: Path, table: Table, names: list[str], timeout: float | None) -> Path:
+    """Puzzles finished against time, one line per configuration and the virtual best: the
+    further right and lower a line, the better."""
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(9, 4.5))
+    for c, done in cactus_lines(table, names).items():
+        style = {"color": "black", "linestyle": "--"} if c == VIRTUAL_BEST else {}
+        ax.step(done, range(1, len(done) + 1), where="post", label=f"{c} ({len(done)})",
+                linewidth=1.2, **style)
+    if timeout is not None:
+        ax.axvline(timeout, color="gray", linewidth=0.8, linestyle=":", label="timeout")
+    ax.set_xscale("log")
+    ax.set_xlabel("median time on the puzzle (s)")
+    ax.set_ylabel(f"puzzles finished (of {len(table.puzzles)})")
+    ax.set_title("Cactus plot: puzzles finished within a time")
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1))
+    return save(fig, path)
+
+
+def cactus_lines(table: Table, names: list[str]) -> dict[str, list[float]]:
+    """Each configuration's finished times, shortest first (the n-th: the time within which
+    it finished n puzzles), and the virtual best's when there are several configurations."""
+    lines = {c: [p.entries[c].median_s for p in table.puzzles if c in p.entries]
+             for c in names}
+    if len(table.configs) > 1:
+        lines[VIRTUAL_BEST] = [best_time(p, table.configs) for p in table.puzzles]
+    return {c: sorted(t for t in times if t < INF) for c, times in lines.items()}
+
+
+def scatter_pairs(path: Path, table: Table, names: list[str], timeout: float | None) -> Path:
+    """Per puzzle, each pair of configurations' times on log-log axes; a puzzle one did not
+    finish sits on its edge (the timeout, or twice the longest time when none is known)."""
+    import matplotlib.pyplot as plt
+
+    finished = [e.median_s for p in table.puzzles for c in names
+                if (e := p.entries.get(c)) and e.finished]
+    edge = timeout if timeout is not None else 2 * max(finished, default=1.0)
+    low = min((t for t in finished if t > 0), default=edge / 10) / 1.5
+    n = len(names) - 1
+    fig, axes = plt.subplots(n, n, figsize=(max(5.0, 2.2 * n),) * 2, squeeze=False,
+                             sharex="all", sharey="all")
+    for ax in axes.flat:
+        ax.set_axis_off()
+    for x, y in combinations(range(len(names)), 2):
+        ax = axes[y - 1][x]
+        ax.set_axis_on()
+        pair(ax, table.puzzles, names[x], names[y], edge, low)
+        if y == n:
+            ax.set_xlabel(names[x], fontsize=7)
+        if x == 0:
+            ax.set_ylabel(names[y], fontsize=7)
+    fig.suptitle("Per puzzle, median time (s), y against x: below the diagonal, y is faster; "
+                 "on the dotted edge, not finished", fontsize=8)
+    fig.subplots_adjust(left=0.1, bottom=0.1, right=0.98, top=0.94, wspace=0.08, hspace=0.08)
+    return save(fig, path, tight=False)
+
+
+def pair(ax, puzzles: list[PuzzleRow], x: str, y: str, edge: float, low: float) -> None:
+    """One panel of the scatter plots: the puzzles either of the two ran."""
+    def at(p: PuzzleRow, c: str) -> float:
+        e = p.entries.get(c)
+        return max(e.median_s, low) if e and e.finished else edge
+
+    both = [p for p in puzzles if x in p.entries or y in p.entries]
+    points = [(at(p, x), at(p, y)) for p in both]
+    colors = ["tab:blue" if max(pt) < edge else "tab:red" for pt in points]
+    ax.scatter([a for a, _ in points], [b for _, b in points], s=8, c=colors, alpha=0.7)
+    ax.plot([low, edge], [low, edge], color="gray", linewidth=0.6)
+    for line in (ax.axvline, ax.axhline):
+        line(edge, color="gray", linewidth=0.6, linestyle=":")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlim(low, edge * 1.5)
+    ax.set_ylim(low, edge * 1.5)
+    ax.minorticks_off()
+    ax.tick_params(labelsize=6)
 
 
 def pairs(puzzles: list[PuzzleRow], x: str, y: str) -> Points:
@@ -117,10 +207,11 @@ def spreads(path: Path, table: Table) -> Path:
     return save(fig, path)
 
 
-def save(fig, path: Path) -> Path:
+def save(fig, path: Path, tight: bool = True) -> Path:
     import matplotlib.pyplot as plt
 
-    fig.tight_layout()
+    if tight:
+        fig.tight_layout()
     fig.savefig(path, metadata={"Date": None})
     plt.close(fig)
     return path

@@ -1,4 +1,4 @@
-"""`report.md` and `report.csv` of a bench folder, and its plots."""
+"""`report.md`, `report.html` and `report.csv` of a bench folder, and its plots."""
 
 from __future__ import annotations
 
@@ -10,18 +10,34 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from flowsat.bench.competition import (
+    DEFAULT_GROUPS,
+    PENALTY,
+    Score,
+    contributions,
+    grouped_scores,
+    penalty_of,
+    rank_key,
+    ranking,
+    score,
+    timeout_of,
+)
+from flowsat.bench.html import write_html
 from flowsat.bench.records import read_meta, read_records
 from flowsat.bench.reference import load_reference, reference_row
 from flowsat.bench.summary import (
     FINISHED,
     INF,
+    VIRTUAL_BEST,
     ConfigSummary,
     Entry,
     PuzzleRow,
     Table,
+    X,
     median,
     seconds,
     tabulate,
+    with_virtual_best,
 )
 from flowsat.puzzle.rules import Rules
 from flowsat.result import STATUSES, UsageError
@@ -30,7 +46,7 @@ STATS = ("variables", "clauses", "cycle_cuts", "conflicts", "nodes")
 REFERENCE_TIME = "c_s_here"  # the 2016 C program's seconds, measured on this machine class
 REFERENCE_SIZE = ("sat2016_vars", "sat2016_clauses_before_cycle_cuts", "c_nodes_here")
 HARDEST = 5
-X = "\u00d7"  # the multiplication sign of ratios and board sizes
+GROUP_COLUMNS = 6  # configurations shown in the tables by size, kind...
 
 
 def write_report(folder: Path, baseline: str | None = None, reference: Path | None = None,
@@ -46,15 +62,18 @@ def write_report(folder: Path, baseline: str | None = None, reference: Path | No
         raise UsageError(f"no configuration {baseline!r} in {folder}; "
                          f"choose from {', '.join(table.configs)}")
     ref = load_reference(reference)
+    timeout = timeout_of(meta, records)
     figures: list[Path] = []
     if plots:
         from flowsat.bench.plots import draw_plots
 
-        figures = draw_plots(table, folder / "plots")
-    md, sheet = folder / "report.md", folder / "report.csv"
-    md.write_text(markdown(table, meta, records, ref, figures, folder), encoding="utf-8")
-    write_csv(sheet, table, ref)
-    return [md, sheet, *figures]
+        figures = draw_plots(table, folder / "plots", timeout)
+    md, sheet, page = folder / "report.md", folder / "report.csv", folder / "report.html"
+    text = markdown(table, meta, records, ref, figures, folder)
+    md.write_text(text, encoding="utf-8")
+    write_csv(sheet, table, ref, penalty_of(timeout))
+    write_html(page, text, folder)
+    return [md, sheet, page, *figures]
 
 
 def ms(seconds: float | None) -> str:
@@ -84,12 +103,14 @@ def table_head(*cells: str) -> list[str]:
 def markdown(table: Table, meta: dict, records: list[dict], ref: dict, figures: list[Path],
              folder: Path) -> str:
     summaries = [table.summary(c) for c in table.configs]
+    timeout = timeout_of(meta, records)
     parts = [
         "# flowsat bench report", "",
         "Reproduce (from the folder it was run in):", "",
         f"    {meta.get('command', 'flowsat bench ...')}", "",
         *machine(meta, records),
         *configurations(table, records), *summary(table, summaries),
+        *standings(table, timeout), *groupings(table, timeout, meta),
         *by_machine(records, table), *agreement(table),
         *per_puzzle_times(table, ref), *per_puzzle_work(table, ref),
         *orientations(table, summaries), *reference_notes(table, ref),
@@ -185,15 +206,102 @@ def summary(table: Table, summaries: list[ConfigSummary]) -> list[str]:
                     "total (ms)", "CPU (ms)", "worst (ms)", f"speed-up vs `{table.baseline}`",
                     "wins"),
     ]
-    for s in summaries:
-        runs_by = sum((p.entries[s.name].statuses for p in table.puzzles if s.name in p.entries),
-                      Counter())
-        worst = "—" if not s.worst else f"{ms(s.worst[1])} ({s.worst[0]})" \
-            if s.worst[1] < INF else f"unfinished ({s.worst[0]})"
-        lines.append(row(f"`{s.name}`", s.statuses["solved"], s.statuses["unsolvable"],
-                         runs_by["timeout"] + runs_by["limit"], runs_by["error"], runs_by["wrong"],
-                         ms(s.total_s), ms(s.total_cpu_s), worst, times(s.speedup), s.wins))
+    lines += [summary_row(table, s) for s in summaries]
+    if len(table.configs) > 1:
+        virtual = with_virtual_best(table)
+        lines.append(summary_row(virtual, virtual.summary(VIRTUAL_BEST)))
+        lines += ["", f"The {VIRTUAL_BEST}: on each puzzle, the runs of the fastest "
+                      "configuration on it (*Competition* below)."]
     return [*lines, "", *gave_up(table)]
+
+
+def summary_row(table: Table, s: ConfigSummary) -> str:
+    runs_by = sum((p.entries[s.name].statuses for p in table.puzzles if s.name in p.entries),
+                  Counter())
+    worst = "—" if not s.worst else f"{ms(s.worst[1])} ({s.worst[0]})" \
+        if s.worst[1] < INF else f"unfinished ({s.worst[0]})"
+    return row(name_cell(s.name), s.statuses["solved"], s.statuses["unsolvable"],
+               runs_by["timeout"] + runs_by["limit"], runs_by["error"], runs_by["wrong"],
+               ms(s.total_s), ms(s.total_cpu_s), worst, times(s.speedup),
+               "—" if s.name == VIRTUAL_BEST else s.wins)
+
+
+def name_cell(name: str) -> str:
+    """A configuration's name as code; the virtual best in bold, being none."""
+    return f"**{name}**" if name == VIRTUAL_BEST else f"`{name}`"
+
+
+def seconds_cell(x: float) -> str:
+    """Seconds, three significant digits; an endless time (the penalty unknown) a dash."""
+    return "—" if x == INF else f"{x:,.0f}" if x >= 100 else f"{x:.3g}"
+
+
+def penalty_note(timeout: float | None) -> str:
+    if timeout is None:
+        return ("The run's timeout is not known (not in `meta.json` nor in the records), so "
+                "a configuration that left a puzzle unfinished has no PAR-2 (—).")
+    return f"Timeout {timeout:g} s: an unfinished puzzle costs {PENALTY * timeout:g} s."
+
+
+def standings(table: Table, timeout: float | None) -> list[str]:
+    """The ranking of a solver competition: PAR-2, and the virtual best with each
+    configuration's share of it."""
+    penalty = penalty_of(timeout)
+    shares = {c.name: c for c in contributions(table, penalty)}
+    lines = [
+        "## Competition", "",
+        f"PAR-2: the sum over the {len(table.puzzles)} puzzles of the configuration's median "
+        f"time on each it finished and twice the timeout on each it did not (timeout, limit, "
+        f"error, wrong answer, not run); mean: the same a puzzle. Ranked by puzzles finished, "
+        f"then PAR-2. {penalty_note(timeout)} The {VIRTUAL_BEST} (VBS) takes on each puzzle "
+        f"the fastest configuration that finished it; alone fastest: the puzzles where the "
+        f"configuration is faster than every other; alone finished: those no other finished; "
+        f"VBS loss: how much the VBS's PAR-2 grows without it.", "",
+        *table_head("rank", "configuration", "finished", "PAR-2 (s)", "mean (s)",
+                    "alone fastest", "alone finished", "VBS loss (s)")]
+    for n, s in enumerate(ranking(table, penalty), 1):
+        c = shares[s.name]
+        lines.append(row(n, name_cell(s.name), s.solved, seconds_cell(s.par2),
+                         seconds_cell(s.mean), c.fastest, c.only, seconds_cell(c.loss)))
+    if len(table.configs) > 1:
+        vbs = score(table.puzzles, table.configs, penalty, VIRTUAL_BEST)
+        lines.append(row("", name_cell(VIRTUAL_BEST), vbs.solved, seconds_cell(vbs.par2),
+                         seconds_cell(vbs.mean), "", "", ""))
+    return [*lines, ""]
+
+
+def groupings(table: Table, timeout: float | None, meta: dict) -> list[str]:
+    """The competition's numbers by size and by kind (and by set when the runs name one)."""
+    sets = any(p.info.get("set") for p in table.puzzles)
+    return [line for keys in ((("set",),) if sets else ()) + DEFAULT_GROUPS
+            for line in group_table(table, keys, timeout, meta)]
+
+
+def group_table(table: Table, keys: tuple[str, ...], timeout: float | None,
+                meta: dict) -> list[str]:
+    """One table of puzzles grouped by `keys` (see competition.GROUPS): per group the VBS and
+    the leading configurations, each as puzzles finished · PAR-2 (s), and the group's best."""
+    penalty = penalty_of(timeout)
+    shown = [s.name for s in ranking(table, penalty)][:GROUP_COLUMNS]
+    rules = {"rules": {"self_touch": bool(meta.get("settings", {}).get("allow_self_touch"))}}
+    groups = grouped_scores(table, keys, penalty, rules)
+    title = " and ".join(keys)
+    which = "every configuration" if len(shown) == len(table.configs) else \
+        f"the {len(shown)} configurations ranked first in *Competition*"
+    lines = [f"## By {title}", "",
+             f"Per group of puzzles: finished · PAR-2 (s) of the {VIRTUAL_BEST} and of {which}; "
+             f"best: the group's first by the same ranking, of every configuration.", "",
+             *table_head(title, "puzzles", VIRTUAL_BEST, *(f"`{c}`" for c in shown), "best")]
+    for group, scores, vbs in groups:
+        mine = {s.name: s for s in scores}
+        best = min(scores, key=rank_key)
+        lines.append(row(group.label, len(group.puzzles), standing(vbs),
+                         *(standing(mine[c]) for c in shown), f"`{best.name}`"))
+    return [*lines, ""]
+
+
+def standing(s: Score) -> str:
+    return f"{s.solved} · {seconds_cell(s.par2)}"
 
 
 def gave_up(table: Table) -> list[str]:
@@ -455,13 +563,16 @@ def picture(row: PuzzleRow, path: Path, allow_self_touch: bool) -> Path | None:
 def plots(figures: list[Path], folder: Path) -> list[str]:
     if not figures:
         return []
-    lines = ["## Plots", "", "Puzzles a configuration did not finish are left out."]
+    lines = ["## Plots", "",
+             "The cactus plot counts the puzzles each configuration finished within a time; "
+             "in the pairs, a puzzle one of the two did not finish sits on the dotted edge; "
+             "the other plots leave out the puzzles a configuration did not finish."]
     for f in figures:
         lines += ["", f"![{f.stem}]({f.relative_to(folder).as_posix()})"]
     return [*lines, ""]
 
 
-def csv_rows(table: Table, ref: dict) -> Iterator[dict[str, Any]]:
+def csv_rows(table: Table, ref: dict, penalty: float) -> Iterator[dict[str, Any]]:
     for p in table.puzzles:
         r = reference_row(ref, p.info) or {}
         base = p.entries.get(table.baseline)
@@ -479,6 +590,7 @@ def csv_rows(table: Table, ref: dict) -> Iterator[dict[str, Any]]:
                 "status": e.status, **{s: e.statuses[s] for s in STATUSES},
                 "median_s": e.median_s, "min_s": min(times_s), "max_s": max(times_s),
                 "median_cpu_s": e.median_cpu_s,
+                "par2_s": e.median_s if e.finished else None if penalty == INF else penalty,
                 "winner": int(c == p.winner), "ratio_to_runner_up":
                     p.ratio if c == p.winner else None,
                 "speedup_vs_baseline": base.median_s / e.median_s
@@ -489,8 +601,8 @@ def csv_rows(table: Table, ref: dict) -> Iterator[dict[str, Any]]:
             }
 
 
-def write_csv(path: Path, table: Table, ref: dict) -> None:
-    rows = list(csv_rows(table, ref))
+def write_csv(path: Path, table: Table, ref: dict, penalty: float) -> None:
+    rows = list(csv_rows(table, ref, penalty))
     names = list(dict.fromkeys(k for r in rows for k in r))
     with path.open("w", newline="", encoding="utf-8") as f:
         out = csv.DictWriter(f, names)

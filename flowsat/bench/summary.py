@@ -15,6 +15,8 @@ from typing import Any
 FINISHED = ("solved", "unsolvable")
 COUNTS = ("nodes", "conflicts")  # deterministic measures of work; the first a backend reports
 INF = math.inf
+X = "\u00d7"  # the multiplication sign of ratios and board sizes
+VIRTUAL_BEST = "virtual best"  # the fastest configuration on each puzzle, a configuration of none
 Record = dict[str, Any]
 
 
@@ -197,6 +199,21 @@ class Table:
                 if (e := p.entries.get(name)) and (b := p.entries.get(self.baseline))
                 and e.finished and b.finished and e.median_s > 0 and b.median_s > 0]
         return math.exp(sum(logs) / len(logs)) if logs else None
+
+
+def fastest_entry(p: PuzzleRow, names: Iterable[str]) -> Entry | None:
+    """The entry of the fastest of the configurations on a puzzle (the first when none
+    finished); None when none of them ran it."""
+    return min(filter(None, map(p.entries.get, names)), key=lambda e: e.median_s, default=None)
+
+
+def with_virtual_best(table: Table) -> Table:
+    """The table with the virtual best solver beside the configurations: on each puzzle, the
+    runs of the fastest configuration that finished it."""
+    rows = [PuzzleRow(p.info, p.label, {**p.entries, VIRTUAL_BEST: best}
+                      if (best := fastest_entry(p, table.configs)) else dict(p.entries))
+            for p in table.puzzles]
+    return Table(rows, [*table.configs, VIRTUAL_BEST], table.baseline)
 
 
 def spread_summary(spreads: Iterable[tuple[str, float | None]]
