@@ -1,7 +1,8 @@
 """The search problem: initial state, successors, goal and priority, over `Moves`' states.
 
 Only one color moves from a state (the last one moved until it is complete, then the most
-constrained), so no state is reached twice by reordering moves. Successors pass through
+constrained; with the lookahead, the one whose moves leave the fewest states that pass the
+checks), so no state is reached twice by reordering moves. Successors pass through
 `settle`: the checks that are on (the registry `flowsat.search.checks`, cheapest first), then
 any forced move, applied in place (fast-forward) and checked again, so a chain of forced moves
 never enters the queue and is dropped whole when one of its states fails a check.
