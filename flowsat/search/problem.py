@@ -1,7 +1,8 @@
 """The search problem: initial state, successors, goal and priority, over `Moves`' states.
 
 Only one color moves from a state (the last one moved until it is complete, then the most
-constrained), so no state is reached twice by reordering moves. Successors pass through
+constrained; with the lookahead, the one whose moves leave the fewest states that pass the
+checks), so no state is reached twice by reordering moves. Successors pass through
 `settle`: the checks that are on (the registry `flowsat.search.checks`, cheapest first), then
 any forced move, applied in place (fast-forward) and checked again, so a chain of forced moves
 never enters the queue and is dropped whole when one of its states fails a check.
@@ -39,6 +40,7 @@ class FlowProblem(Moves):
         self.active = [(check.check(self), check.stat) for check in REGISTRY
                        if check.check and getattr(switches, check.name)]
         self.to_fill = board.all if self.fill_all else 0  # the cells a goal leaves not free
+        self.expanded = 0  # the states expanded so far (see `expand`)
 
     # --- the problem ---------------------------------------------------------------------
 
@@ -69,9 +71,16 @@ class FlowProblem(Moves):
             made = self.force(child)
             if made is not None:
                 return [child] if made and self.checks(child) else []
+        self.expanded += 1
+        if 0 < self.sw.lookahead <= self.expanded and not self.user_order:  # (--order: the
+            return self.fewest_children(s)  # user's color)
         c = self.choose(s)
         if c < 0:  # every flow is complete, yet some cell is free
             return []
+        return self.children(s, c)
+
+    def children(self, s: State, c: int) -> list[State]:
+        """The settled successors of s by a move of color c."""
         children = []
         nbrs = self.board.nbrs
         legal = self.legal(s, c)
@@ -86,6 +95,28 @@ class FlowProblem(Moves):
             if child is not None:
                 children.append(child)
         return children
+
+    def fewest_children(self, s: State) -> list[State]:
+        """The settled successors of the color that has the fewest (lookahead): the colors
+        are tried (the last one moved first, then the fewest legal moves first) until one has
+        at most one. Every solution from s moves every flow not complete, so any color may be
+        chosen, a color with none proves s has no solution, and a color with one makes a move
+        every solution makes."""
+        best: list[State] | None = None
+        for c in self.probe_order(s):
+            found = self.children(s, c)
+            if best is None or len(found) < len(best):
+                best = found
+                if len(best) <= 1:
+                    break
+        return best or []
+
+    def probe_order(self, s: State) -> list[int]:
+        """The colors not complete, the last one moved first, then the fewest legal moves
+        first (ties in priority order)."""
+        open_ = [c for c in self.priority if not s.done >> c & 1]
+        open_.sort(key=lambda c: (c != s.last, self.legal(s, c).bit_count()))
+        return open_
 
     def settle(self, s: State) -> State | None:
         """s after its chain of forced moves, or None when a state of the chain fails."""
