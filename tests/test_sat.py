@@ -11,8 +11,8 @@ from flowsat.checker import problems
 from flowsat.puzzle import Puzzle, read_puzzles
 from flowsat.puzzle.rules import Rules
 from flowsat.result import UsageError
-from flowsat.sat import backend, encode
-from flowsat.sat.backend import trace
+from flowsat.sat import encode, search
+from flowsat.sat.decode import trace
 from flowsat.sat.encoder import Encoder
 from flowsat.sat.spec import builtin_specs
 from flowsat.solve import solve, solve_many
@@ -105,13 +105,13 @@ def test_edge_cut_asks_for_an_edge_out_of_the_cycle():
 @needs_shared
 def test_cycles_are_cut_on_one_incremental_solver(monkeypatch):
     made = []
-    real = backend.open_oracle
+    real = search.open_oracle
 
     def counting(*args):
         made.append(args[0])
         return real(*args)
 
-    monkeypatch.setattr(backend, "open_oracle", counting)
+    monkeypatch.setattr(search, "open_oracle", counting)
     (puzzle,) = read_puzzles(ZUCKER / "jumbo_14x14_01.txt")
     cuts = {}
     for encoding in ENCODINGS:
@@ -132,7 +132,7 @@ def test_any_pysat_solver_by_name_or_alias_and_picosat(solver):
     (puzzle,) = read_puzzles(PUZZLES / "examples" / "flow_9x9.txt")
     result = solve(puzzle, solver=solver)
     assert result.status == "solved"
-    assert result.config["solver"] in backend.solver_name(solver)
+    assert result.config["solver"] in search.solver_name(solver)
     assert solve(SELF_TOUCH, solver=solver).status == "unsolvable"
 
 
@@ -234,8 +234,8 @@ def test_a_model_with_a_cycle_is_observed_then_cut():
     model = [v if v in true_edges else -v for v in range(1, enc.top + 1)]
     oracle, seen, stats = ScriptedOracle([model]), [], {"solve_s": 0, "rounds": 0,
                                                         "cycle_cuts": 0}
-    answer, _, _ = backend.next_solution(formula, oracle, None, stats,
-                                         lambda *event: seen.append(event))
+    answer, _, _ = search.next_solution(formula, oracle, None, stats,
+                                        lambda *event: seen.append(event))
     assert answer is False and stats == {"solve_s": stats["solve_s"], "rounds": 2,
                                          "cycle_cuts": 1, "decode_s": stats["decode_s"]}
     ((event, paths, cycles),) = seen
