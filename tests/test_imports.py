@@ -7,6 +7,8 @@ module is written against the other one's names: a circle of types is a circle o
 An import points to the module it names: `import a.b` and `from a import b` (b a module) to
 `a.b`, `from a import name` to `a`. The packages Python runs first on the way (`a` for
 `a.b`) are no edge: a package that imports its own modules is how packages are made.
+`importlib.import_module("a.b")` with the name written out counts as `import a.b`; names
+made at run time (a registry's strings) are not seen.
 """
 
 from __future__ import annotations
@@ -44,6 +46,9 @@ def imported(name: str, path: Path, known: set[str]) -> set[str]:
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
         if isinstance(node, ast.Import):
             found.update(a.name for a in node.names)
+        elif (isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "import_module"
+              and node.args and isinstance(node.args[0], ast.Constant)):
+            found.add(node.args[0].value)
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:  # relative: from the package, one level up per dot after the first
@@ -124,9 +129,11 @@ def test_the_reader_finds_every_kind_of_import(tmp_path, monkeypatch):
         "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from . import b\n")
     (package / "sub" / "b.py").write_text("def f():\n    from flowsat.sub.c import x\n")
     (package / "sub" / "c.py").write_text("import flowsat.sub.a\nx = 1\n")
+    (package / "d.py").write_text("import importlib\nimportlib.import_module('flowsat.sub.c')\n")
     monkeypatch.setattr(sys.modules[__name__], "ROOT", package)
     edges = graph()
     assert edges["flowsat.sub"] == {"flowsat.sub.a"}  # a package importing its own module
+    assert edges["flowsat.d"] == {"flowsat.sub.c"}
     assert tangles(edges) == [{"flowsat.sub.a", "flowsat.sub.b", "flowsat.sub.c"}]
     assert circle(edges, tangles(edges)[0]) == ("flowsat.sub.a", "flowsat.sub.b",
                                                 "flowsat.sub.c")
