@@ -7,11 +7,12 @@ import time
 
 import pytest
 
+from flowsat.backend import Limits
 from flowsat.checker import problems
 from flowsat.puzzle import Puzzle, read_puzzles
 from flowsat.puzzle.rules import Rules
 from flowsat.result import UsageError
-from flowsat.sat import encode, search
+from flowsat.sat import BACKEND, DEFAULT_ENCODING, DEFAULT_SOLVER, can_stop, encode, search
 from flowsat.sat.decode import trace
 from flowsat.sat.encoder import Encoder
 from flowsat.sat.spec import builtin_specs
@@ -243,3 +244,28 @@ def test_a_model_with_a_cycle_is_observed_then_cut():
     assert sorted(cycles[0]) == [(1, 0), (1, 1), (1, 2), (1, 3), (2, 0), (2, 1), (2, 2), (2, 3)]
     assert oracle.added == [edges.cut([enc.index(c) for c in cycles[0]], model)]
     assert len(oracle.added[0]) == 8  # four edges up, four edges down
+
+
+def test_the_backend_keeps_the_contract_with_options_made_and_checked_once():
+    assert (BACKEND.name, BACKEND.kinds, BACKEND.outside) == ("sat", None, False)
+    made = BACKEND.options()
+    assert (made.encoding, made.solver, made.deduce, made.max_conflicts) == (
+        DEFAULT_ENCODING, DEFAULT_SOLVER, "auto", None)  # the options say what runs
+    assert BACKEND.options(deduce=False, encoding=None).deduce == "off"
+    for given, error in [({"deduce": "maybe"}, "--deduce: 'maybe' is not on, off or auto"),
+                         ({"encoding": "nope"}, "unknown encoding 'nope'"),
+                         ({"max_conflicts": 0}, "--max-conflicts: 0 is not a number"),
+                         ({"max_memory": 10}, "--max-memory does not apply to the sat backend"),
+                         ({"solver": 4}, "--solver: 4 is not a name")]:
+        with pytest.raises(UsageError, match=error):
+            BACKEND.options(**given)
+    result = BACKEND.solve(SELF_TOUCH, BACKEND.options(encoding="edges-binary"),
+                           Rules(self_touch=True), Limits(timeout=60))
+    assert result.status == "solved" and result.config == {"encoding": "edges-binary",
+                                                           "solver": DEFAULT_SOLVER}
+    assert BACKEND.solve(SELF_TOUCH, made, Rules(), Limits(max_memory=0.001)).status == "limit"
+
+
+def test_can_stop_says_which_solvers_take_a_default_timeout():
+    assert can_stop(None) and can_stop("glucose4") and can_stop("cd19") and can_stop("nope")
+    assert not can_stop("lingeling") and not can_stop("kissat")
