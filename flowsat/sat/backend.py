@@ -3,13 +3,16 @@ search (with PySAT) imported on the first solve."""
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from flowsat.backend import Limits, Observer
-from flowsat.puzzle.model import Puzzle
-from flowsat.puzzle.rules import Rules
-from flowsat.result import Result, UsageError
+from flowsat.result import UsageError
 from flowsat.sat.options import DEFAULT_SOLVER, SatOptions, checked
+
+if TYPE_CHECKING:  # (the contract's module is not needed to import this one)
+    from flowsat.backend import Limits, Observer
+    from flowsat.puzzle.model import Puzzle
+    from flowsat.puzzle.rules import Rules
+    from flowsat.result import Result
 
 
 class SatBackend:
