@@ -21,7 +21,7 @@ import pysolvers
 from pysat.solvers import Solver
 
 from flowsat.puzzle import read_puzzles
-from flowsat.sat.backend import encode
+from flowsat.sat.formula import encode
 from flowsat.sat.oracle import DIRECT_ADD
 
 

@@ -20,7 +20,8 @@ import time
 from pathlib import Path
 
 from flowsat.puzzle import expand_paths, read_puzzles
-from flowsat.sat.backend import search
+from flowsat.sat import BACKEND
+from flowsat.sat.search import search
 from flowsat.solve import solve
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -62,8 +63,9 @@ def prove(puzzle, known, config, args) -> tuple[int, float]:
     times, result = [], None
     for _ in range(args.repeats):
         start = time.perf_counter()
-        result, found = search(puzzle, 1, known=[known], encoding=encoding, solver=solver,
-                               max_conflicts=args.max_conflicts)
+        options = BACKEND.options(encoding=encoding, solver=solver,
+                                  max_conflicts=args.max_conflicts)
+        result, found = search(puzzle, 1, options, known=[known])
         times.append(time.perf_counter() - start)
         assert not found and result.status in ("unsolvable", "limit"), (puzzle.name, result)
     return result.stats.get("conflicts", 0), statistics.median(times)

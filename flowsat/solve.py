@@ -109,13 +109,15 @@ def option_flag(name: str) -> str:
 
 def solve_many(puzzle: Puzzle, limit: int, *, rules: Rules = DEFAULT_RULES,
                timeout: float | None = None, **options: Any) -> tuple[Result, list[Paths]]:
-    """Up to `limit` distinct solutions by SAT, every one checked (see `sat.backend.search`)."""
-    from flowsat.sat.backend import search
+    """Up to `limit` distinct solutions by SAT, every one checked (see `sat.search.search`)."""
+    from flowsat.backend import Limits
+    from flowsat.sat import BACKEND
+    from flowsat.sat.search import search
 
+    limits = Limits(timeout, options.pop("max_memory", None))
     try:
         with deadline(timeout):
-            result, found = search(puzzle, limit, rules=rules,
-                                   timeout=timeout, **options)
+            result, found = search(puzzle, limit, BACKEND.options(**options), rules, limits)
     except Timeout:
         return Result("timeout", stats={"solutions": 0, "exhausted": False,
                                         "stopped": "timeout"},

@@ -59,19 +59,20 @@ def check_unique(puzzle: Puzzle, *, known: Paths | None = None, rules: Rules = D
 def prove(puzzle: Puzzle, known: Paths | None, rules: Rules, timeout: float | None,
           options: dict[str, Any]) -> Uniqueness:
     """`check_unique` within the backends' own clock checks."""
-    from flowsat.sat.backend import search
+    from flowsat.backend import Limits
+    from flowsat.sat import BACKEND
+    from flowsat.sat.search import search
 
     end = None if timeout is None else time.perf_counter() + timeout
+    chosen = BACKEND.options(**options)  # made once, for both runs
     if known is None:
-        first, found = search(puzzle, 1, rules=rules, timeout=timeout,
-                              **options)
+        first, found = search(puzzle, 1, chosen, rules, Limits(timeout))
         if not found:
             return Uniqueness(first.status, [], first.stats)
         known = found[0]
     check(puzzle, known, rules)
     left = None if end is None else max(end - time.perf_counter(), 0.0)
-    result, more = search(puzzle, 1, known=[known], rules=rules,
-                          timeout=left, **options)
+    result, more = search(puzzle, 1, chosen, rules, Limits(left), known=[known])
     for paths in more:
         check(puzzle, paths, rules)
     verdict = {"unsolvable": "unique", "solved": "multiple"}.get(result.status, result.status)

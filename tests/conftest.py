@@ -24,3 +24,14 @@ def handmade_files() -> list[Path]:
 
 def zucker_files() -> list[Path]:
     return sorted(ZUCKER.glob("*.txt")) if ZUCKER.is_dir() else []
+
+
+def sat_search(puzzle, limit, *, known=(), observe=None, rules=None, **given):
+    """`flowsat.sat.search.search` with the options as keywords, made and checked as a caller
+    makes them (`BACKEND.options`)."""
+    from flowsat.puzzle.rules import DEFAULT_RULES
+    from flowsat.sat import BACKEND
+    from flowsat.sat.search import search
+
+    return search(puzzle, limit, BACKEND.options(**given), rules or DEFAULT_RULES,
+                  known=known, observe=observe)

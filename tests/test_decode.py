@@ -1,4 +1,4 @@
-"""The models' tracer (`backend.trace`: each node's sum of neighbors) held to the cell-by-cell
+"""The models' tracer (`decode.trace`: each node's sum of neighbors) held to the cell-by-cell
 one (`trace_by_cells`) on random boards of every kind: solved fillings, the same with cycles
 cut out of the paths, with empty cells, and broken models (two colors joined, a node with a
 third link)."""
@@ -18,9 +18,10 @@ from hypothesis import strategies as st
 from flowsat.checker import problems
 from flowsat.generate.cover import random_level
 from flowsat.puzzle import Rules
-from flowsat.sat import backend
-from flowsat.sat.backend import BrokenModel, encode, solve, trace, trace_by_cells
+from flowsat.sat import search, solve
+from flowsat.sat.decode import BrokenModel, trace, trace_by_cells
 from flowsat.sat.encoder import Encoder
+from flowsat.sat.formula import encode
 from tests.test_large_boards import board_of, kinds
 
 
@@ -132,7 +133,7 @@ def test_every_model_of_a_solve_is_read_as_cell_by_cell(shape, wrap, size, seed,
         return trace(enc, linked)
 
     rules = Rules(fill_all=fill)
-    with patch.object(backend, "trace", both):
+    with patch.object(search, "trace", both):
         result = solve(puzzle, rules=rules, encoding=encoding, deduce=False)
     assert result.status == "solved" and problems(puzzle, result.paths, rules) == []
     assert read and read[-1][0] == result.paths

@@ -16,8 +16,10 @@ from flowsat.cli import app
 from flowsat.puzzle import read_puzzles
 from flowsat.puzzle.rules import Rules
 from flowsat.result import UsageError
-from flowsat.sat import backend
+from flowsat.sat import DEFAULT_ENCODING
+from flowsat.sat.decode import trace
 from flowsat.sat.dimacs import read_answer
+from flowsat.sat.formula import encode
 from flowsat.sat.spec import builtin_specs
 from flowsat.solve import solve
 from tests.conftest import PUZZLES, ROOT
@@ -36,7 +38,7 @@ def test_dimacs_round_trips_through_pysat_to_the_same_answer(tmp_path, encoding)
     cnf = tmp_path / "f.cnf"
     assert run("encode", str(FLOW9), "--encoding", encoding, "-o", str(cnf)).exit_code == 0
     (puzzle,) = read_puzzles(FLOW9)
-    formula = backend.encode(puzzle, encoding)
+    formula = encode(puzzle, encoding)
     loaded = CNF(from_file=str(cnf))
     assert loaded.nv == formula.enc.top
     assert loaded.clauses == formula.clauses + ([[formula.unique]] if formula.unique else [])
@@ -44,7 +46,7 @@ def test_dimacs_round_trips_through_pysat_to_the_same_answer(tmp_path, encoding)
         while True:  # cut cycles as the backend does, until a model of paths only
             assert sat.solve()
             model = sat.get_model()
-            traced = backend.trace(formula.enc, formula.links.links(model))
+            traced = trace(formula.enc, formula.links.links(model))
             paths, cycles = traced.paths, traced.cycles
             if not cycles:
                 break
@@ -59,7 +61,7 @@ def test_dimacs_comments_name_every_variable(tmp_path):
     text = run("encode", str(FLOW9)).stdout
     names = [line.split()[2] for line in text.splitlines() if line.startswith("c var ")]
     (puzzle,) = read_puzzles(FLOW9)
-    formula = backend.encode(puzzle, backend.DEFAULT_ENCODING)
+    formula = encode(puzzle, DEFAULT_ENCODING)
     formula.state_lazy_touch()  # the export states what a solve adds lazily
     assert [int(n) for n in names] == list(range(1, formula.enc.top + 1))
     assert "c var 1 bit ((0, 0), 0)" in text
@@ -132,4 +134,4 @@ def test_encodings_lists_every_named_encoding_once():
     listed = [line.split(":")[0].split()[0] for line in text.splitlines()
               if not line.startswith(" ")]
     assert listed == sorted(builtin_specs())
-    assert f"{backend.DEFAULT_ENCODING} (default):" in text
+    assert f"{DEFAULT_ENCODING} (default):" in text

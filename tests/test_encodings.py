@@ -11,11 +11,11 @@ from flowsat.checker import problems
 from flowsat.puzzle import Puzzle, read_puzzles
 from flowsat.puzzle.rules import Rules
 from flowsat.result import UsageError
-from flowsat.sat import backend, rules
-from flowsat.sat.backend import encode, search
+from flowsat.sat import rules, search
+from flowsat.sat.formula import encode
 from flowsat.sat.spec import load_spec
 from flowsat.solve import solve
-from tests.conftest import PUZZLES, ZUCKER, needs_shared
+from tests.conftest import PUZZLES, ZUCKER, needs_shared, sat_search
 
 TWO = Puzzle.from_text("A..B / .BA. / .CC. / ....")  # two solutions
 FLOW9 = next(iter(read_puzzles(PUZZLES / "examples" / "flow_9x9.txt")))
@@ -104,7 +104,7 @@ def test_uniqueness_rule_route_is_reported():
 
 def test_counting_solutions_keeps_the_rule_on_and_finds_every_solution():
     for encoding in ("edges-unique", "edges-binary"):
-        result, found = search(TWO, 5, encoding=encoding)
+        result, found = sat_search(TWO, 5, encoding=encoding)
         assert len(found) == 2 and result.stats["exhausted"] and "route" not in result.stats
 
 
@@ -146,7 +146,7 @@ def test_changes_to_a_named_encoding():
 def test_pysat_cardinality_encodings(card):
     result = solve(FLOW9, encoding=f"zucker2016+card={card}")
     assert result.status == "solved" and problems(FLOW9, result.paths) == []
-    assert result.stats["variables"] > backend.encode(FLOW9, "zucker2016").enc.top
+    assert result.stats["variables"] > encode(FLOW9, "zucker2016").enc.top
 
 
 def test_lazy_touch_adds_the_no_touch_clauses_where_a_model_touches():
@@ -160,7 +160,7 @@ def test_lazy_touch_adds_the_no_touch_clauses_where_a_model_touches():
     on = {edges.edge(enc.index(a), enc.index(b)) for a, b in pairwise(around)}
     model = [v if v in on else -v for v in range(1, enc.top + 1)]
     oracle, stats = ScriptedOracle([model]), {"solve_s": 0, "rounds": 0, "cycle_cuts": 0}
-    answer, _, _ = backend.next_solution(formula, oracle, None, stats)
+    answer, _, _ = search.next_solution(formula, oracle, None, stats)
     assert answer is False and stats["touch_cuts"] == 2
     touching = [(enc.index((0, 0)), enc.index((1, 0))), (enc.index((0, 1)), enc.index((1, 1)))]
     assert oracle.added == encode(puzzle, "edges-binary+touch=lazy").differ(

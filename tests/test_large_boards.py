@@ -153,7 +153,7 @@ def test_the_residue_formula_of_any_residue_agrees_with_the_encoding(shape, wrap
         puzzle = swapped(puzzle, rng)
     rules = Rules(touch, fill)
     off = solve(puzzle, rules=rules)
-    with patch("flowsat.sat.backend.RESIDUE_SHARE", 1.0):  # the residue goes alone, always
+    with patch("flowsat.sat.search.RESIDUE_SHARE", 1.0):  # the residue goes alone, always
         on = solve(puzzle, rules=rules, deduce=True)
     assert on.status == off.status, (puzzle.board, puzzle.rows, rules)
     assert "encode_s" not in on.stats  # no encoding was made

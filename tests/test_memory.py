@@ -16,8 +16,8 @@ from flowsat.cli import app
 from flowsat.puzzle import read_puzzles
 from flowsat.puzzle.rules import Rules
 from flowsat.sat import estimate
-from flowsat.sat.backend import encode
 from flowsat.sat.estimate import formula_size, size_of
+from flowsat.sat.formula import encode
 from flowsat.sat.spec import load_spec
 from flowsat.solve import BACKENDS, solve
 from tests.conftest import PUZZLES

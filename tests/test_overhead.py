@@ -14,7 +14,7 @@ import pytest
 from flowsat.memory import collector_paused
 from flowsat.puzzle import read_puzzles
 from flowsat.puzzle.rules import Rules
-from flowsat.sat import backend, estimate
+from flowsat.sat import estimate, search
 from flowsat.sat.spec import load_spec
 from tests.conftest import PUZZLES
 
@@ -51,7 +51,7 @@ def test_what_a_run_imports_for_good_is_frozen_with_no_pass_of_the_collector():
         "import gc; from flowsat.memory import for_good; passes = []; "
         "gc.callbacks.append(lambda phase, info: passes.append(phase)); "
         "before = gc.get_freeze_count(); "
-        "for_good(lambda: __import__('flowsat.sat.backend')); "
+        "for_good(lambda: __import__('flowsat.sat.search')); "
         "print(gc.get_freeze_count() - before, len(passes), gc.isenabled(), "
         "len(gc.get_objects(0)))")
     frozen, passes, enabled, young = int(said[0]), int(said[1]), said[2], int(said[3])
@@ -82,13 +82,13 @@ def test_the_collector_is_paused_in_the_block_and_back_as_it_was_after_it():
 def test_a_search_frees_its_clauses_without_the_collector():
     (puzzle,) = read_puzzles(TEN)
     for _ in range(2):  # the first runs make what is kept for the board's size (its second
-        result = backend.solve(puzzle)  # fills the tables of shared clauses)
+        result = search.search(puzzle, 1)[0]  # fills the tables of shared clauses)
     clauses = result.stats["clauses"]
     gc.collect()
     gc.disable()
     try:
         before = len(gc.get_objects())
-        assert backend.solve(puzzle).status == "solved"
+        assert search.search(puzzle, 1)[0].status == "solved"
         left = len(gc.get_objects()) - before
     finally:
         gc.enable()

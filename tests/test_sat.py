@@ -7,12 +7,13 @@ import time
 
 import pytest
 
+from flowsat.backend import Limits
 from flowsat.checker import problems
 from flowsat.puzzle import Puzzle, read_puzzles
 from flowsat.puzzle.rules import Rules
 from flowsat.result import UsageError
-from flowsat.sat import backend, encode
-from flowsat.sat.backend import trace
+from flowsat.sat import BACKEND, DEFAULT_ENCODING, DEFAULT_SOLVER, can_stop, encode, search
+from flowsat.sat.decode import trace
 from flowsat.sat.encoder import Encoder
 from flowsat.sat.spec import builtin_specs
 from flowsat.solve import solve, solve_many
@@ -105,13 +106,13 @@ def test_edge_cut_asks_for_an_edge_out_of_the_cycle():
 @needs_shared
 def test_cycles_are_cut_on_one_incremental_solver(monkeypatch):
     made = []
-    real = backend.open_oracle
+    real = search.open_oracle
 
     def counting(*args):
         made.append(args[0])
         return real(*args)
 
-    monkeypatch.setattr(backend, "open_oracle", counting)
+    monkeypatch.setattr(search, "open_oracle", counting)
     (puzzle,) = read_puzzles(ZUCKER / "jumbo_14x14_01.txt")
     cuts = {}
     for encoding in ENCODINGS:
@@ -132,7 +133,7 @@ def test_any_pysat_solver_by_name_or_alias_and_picosat(solver):
     (puzzle,) = read_puzzles(PUZZLES / "examples" / "flow_9x9.txt")
     result = solve(puzzle, solver=solver)
     assert result.status == "solved"
-    assert result.config["solver"] in backend.solver_name(solver)
+    assert result.config["solver"] in search.solver_name(solver)
     assert solve(SELF_TOUCH, solver=solver).status == "unsolvable"
 
 
@@ -234,8 +235,8 @@ def test_a_model_with_a_cycle_is_observed_then_cut():
     model = [v if v in true_edges else -v for v in range(1, enc.top + 1)]
     oracle, seen, stats = ScriptedOracle([model]), [], {"solve_s": 0, "rounds": 0,
                                                         "cycle_cuts": 0}
-    answer, _, _ = backend.next_solution(formula, oracle, None, stats,
-                                         lambda *event: seen.append(event))
+    answer, _, _ = search.next_solution(formula, oracle, None, stats,
+                                        lambda *event: seen.append(event))
     assert answer is False and stats == {"solve_s": stats["solve_s"], "rounds": 2,
                                          "cycle_cuts": 1, "decode_s": stats["decode_s"]}
     ((event, paths, cycles),) = seen
@@ -243,3 +244,28 @@ def test_a_model_with_a_cycle_is_observed_then_cut():
     assert sorted(cycles[0]) == [(1, 0), (1, 1), (1, 2), (1, 3), (2, 0), (2, 1), (2, 2), (2, 3)]
     assert oracle.added == [edges.cut([enc.index(c) for c in cycles[0]], model)]
     assert len(oracle.added[0]) == 8  # four edges up, four edges down
+
+
+def test_the_backend_keeps_the_contract_with_options_made_and_checked_once():
+    assert (BACKEND.name, BACKEND.kinds, BACKEND.outside) == ("sat", None, False)
+    made = BACKEND.options()
+    assert (made.encoding, made.solver, made.deduce, made.max_conflicts) == (
+        DEFAULT_ENCODING, DEFAULT_SOLVER, "auto", None)  # the options say what runs
+    assert BACKEND.options(deduce=False, encoding=None).deduce == "off"
+    for given, error in [({"deduce": "maybe"}, "--deduce: 'maybe' is not on, off or auto"),
+                         ({"encoding": "nope"}, "unknown encoding 'nope'"),
+                         ({"max_conflicts": 0}, "--max-conflicts: 0 is not a number"),
+                         ({"max_memory": 10}, "--max-memory does not apply to the sat backend"),
+                         ({"solver": 4}, "--solver: 4 is not a name")]:
+        with pytest.raises(UsageError, match=error):
+            BACKEND.options(**given)
+    result = BACKEND.solve(SELF_TOUCH, BACKEND.options(encoding="edges-binary"),
+                           Rules(self_touch=True), Limits(timeout=60))
+    assert result.status == "solved" and result.config == {"encoding": "edges-binary",
+                                                           "solver": DEFAULT_SOLVER}
+    assert BACKEND.solve(SELF_TOUCH, made, Rules(), Limits(max_memory=0.001)).status == "limit"
+
+
+def test_can_stop_says_which_solvers_take_a_default_timeout():
+    assert can_stop(None) and can_stop("glucose4") and can_stop("cd19") and can_stop("nope")
+    assert not can_stop("lingeling") and not can_stop("kissat")

@@ -14,9 +14,10 @@ from flowsat.generate.cover import level_of, random_level
 from flowsat.puzzle.board import Board
 from flowsat.puzzle.rules import Rules
 from flowsat.result import UsageError
-from flowsat.sat import backend, deduce, encoder
-from flowsat.sat.backend import encode
+from flowsat.sat import deduce, encoder
 from flowsat.sat.encoder import SHARED, Encoder
+from flowsat.sat.formula import encode
+from flowsat.sat.options import LEAN_FROM
 
 # (shape, warps, walls, bridges, holes): every kind of board
 KINDS = [("square", False, 0.0, 0.0, False), ("square", False, 0.0, 0.0, True),
@@ -66,7 +67,7 @@ def test_a_formula_made_with_shared_tables_is_the_one_made_from_scratch(kind, mo
     first, second = two_levels(kind, KINDS.index(kind))
     assert first.board == second.board and first.dots != second.dots
     for lean, names in ((False, ENCODINGS), (True, LEAN)):
-        monkeypatch.setattr(backend, "LEAN_FROM", 0 if lean else backend.LEAN_FROM)
+        monkeypatch.setattr("flowsat.sat.formula.LEAN_FROM", 0 if lean else LEAN_FROM)
         for name in names:
             for rules in RULES:
                 SHARED.clear()
@@ -89,7 +90,7 @@ def made(key_start: str) -> int:
 
 @pytest.mark.parametrize("family", ["same", "turns", "corners", "degree"])
 def test_a_second_puzzle_of_a_board_makes_few_clauses_of_its_own(family, monkeypatch):
-    monkeypatch.setattr(backend, "LEAN_FROM", 0)
+    monkeypatch.setattr("flowsat.sat.formula.LEAN_FROM", 0)
     first, second = two_levels(KINDS[0], 3)
     SHARED.clear()
     encode(first, "edges-turns")

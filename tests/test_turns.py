@@ -15,13 +15,15 @@ from flowsat.generate.filling import puzzle_of, random_filling
 from flowsat.puzzle import Puzzle
 from flowsat.puzzle.rules import Rules
 from flowsat.result import UsageError
-from flowsat.sat import backend, cells
-from flowsat.sat.backend import encode, search
+from flowsat.sat import cells
 from flowsat.sat.bulk import WAYS
 from flowsat.sat.deduce import PAIRS
+from flowsat.sat.formula import encode
 from flowsat.sat.links import turn_clauses
+from flowsat.sat.options import LEAN_FROM
 from flowsat.sat.spec import load_spec
 from flowsat.solve import solve
+from tests.conftest import sat_search
 
 
 def clauses_of(present: int, pairs: int) -> list[list[tuple[int, int]]]:
@@ -95,7 +97,7 @@ SPARSE = Puzzle(("A....B", "......", "..C...", "...C..", "......", "B....A"))
 
 
 def test_turns_state_fewer_clauses_and_find_the_same_answer(monkeypatch):
-    monkeypatch.setattr(backend, "LEAN_FROM", 0)
+    monkeypatch.setattr("flowsat.sat.formula.LEAN_FROM", 0)
     old, new = encode(SPARSE, "edges-unique-lazy"), encode(SPARSE, "edges-turns")
     assert new.links.turns and not old.links.turns
     assert len(new.clauses) < len(old.clauses)
@@ -104,7 +106,7 @@ def test_turns_state_fewer_clauses_and_find_the_same_answer(monkeypatch):
 
 
 def test_boards_below_lean_from_take_direct_degrees_and_whole_codes():
-    assert len(SPARSE.board.cells) < backend.LEAN_FROM
+    assert len(SPARSE.board.cells) < LEAN_FROM
     formula = encode(SPARSE, "edges-turns")
     assert not formula.links.turns and formula.cells.nbits == formula.cells.full
 
@@ -114,10 +116,10 @@ def test_boards_from_lean_from_cells_on_take_turns_and_short_codes(extra_row):
     """Either side of the threshold: a board one row short of LEAN_FROM cells, and one at or
     past it, each of five colors or more (so that short codes are shorter than whole ones)."""
     width = 10
-    height = -(-backend.LEAN_FROM // width) - (not extra_row)  # rows: short of it, or at it
+    height = -(-LEAN_FROM // width) - (not extra_row)  # rows: short of it, or at it
     paths = random_filling(height, width, random.Random(3), mean_length=4.0)
     puzzle = puzzle_of(paths, height, width)
-    assert len(puzzle.dots) > 4 and (height * width >= backend.LEAN_FROM) == extra_row
+    assert len(puzzle.dots) > 4 and (height * width >= LEAN_FROM) == extra_row
     formula = encode(puzzle, "edges-turns")
     assert formula.links.turns == extra_row
     assert (formula.cells.nbits < formula.cells.full) == extra_row
@@ -128,7 +130,7 @@ def test_boards_from_lean_from_cells_on_take_turns_and_short_codes(extra_row):
     (("A.B", "...", "B.A"), Rules(fill_all=False)),  # cells may stay empty
 ])
 def test_turns_and_short_codes_only_where_the_corner_rule_holds(rows, rules, monkeypatch):
-    monkeypatch.setattr(backend, "LEAN_FROM", 0)
+    monkeypatch.setattr("flowsat.sat.formula.LEAN_FROM", 0)
     formula = encode(Puzzle(rows), "edges-turns", rules)
     assert not formula.links.turns
     assert formula.cells.nbits == formula.cells.full  # whole codes from the start
@@ -154,7 +156,7 @@ def many_colored(board: tuple[int, int, int]) -> Puzzle:
 @given(many_colors)
 def test_short_codes_solve_boards_of_many_colors(board):
     puzzle = many_colored(board)
-    with patch.object(backend, "LEAN_FROM", 0):  # (small boards: quick tests)
+    with patch("flowsat.sat.formula.LEAN_FROM", 0):  # (small boards: quick tests)
         formula = encode(puzzle, "edges-turns")
         result = solve(puzzle, encoding="edges-turns")
     if len(puzzle.colors) > 4:  # whole codes of 3 bits or more: short ones at first
@@ -172,7 +174,7 @@ def test_short_codes_agree_with_whole_codes_when_two_dots_swap(board, data):
     (r1, c1), (r2, c2) = data.draw(st.permutations(dots))[:2]
     rows[r1][c1], rows[r2][c2] = rows[r2][c2], rows[r1][c1]
     swapped = Puzzle(tuple("".join(row) for row in rows))
-    with patch.object(backend, "LEAN_FROM", 0):
+    with patch("flowsat.sat.formula.LEAN_FROM", 0):
         assert solve(swapped, encoding="edges-turns").status == solve(
             swapped, encoding="edges-unique-lazy").status
 
@@ -182,11 +184,11 @@ def test_one_bit_codes_are_completed_when_a_model_joins_two_colors(monkeypatch):
     bits come, and the answer is right."""
     monkeypatch.setattr(cells, "SHORT_BITS", 1)
     monkeypatch.setattr(cells, "SHORT_LESS", 8)
-    monkeypatch.setattr(backend, "LEAN_FROM", 0)
+    monkeypatch.setattr("flowsat.sat.formula.LEAN_FROM", 0)
     completed = 0
     for seed in range(12):
         puzzle = many_colored((7, 7, seed))
-        result, _ = search(puzzle, 1, encoding="edges-turns")
+        result, _ = sat_search(puzzle, 1, encoding="edges-turns")
         assert result.status == "solved"
         assert problems(puzzle, result.paths, Rules()) == []
         completed += bool(result.stats.get("code_completions"))
@@ -202,7 +204,7 @@ def test_short_codes_spread_colors_of_one_code_apart():
 
 
 def test_a_completion_adds_one_bit_for_every_cell_and_link(monkeypatch):
-    monkeypatch.setattr(backend, "LEAN_FROM", 0)
+    monkeypatch.setattr("flowsat.sat.formula.LEAN_FROM", 0)
     puzzle = Puzzle(("ABCDE.....", "..........", "FGHIJ.....", "..........", "EDCBA.....",
                      "..........", "JIHGF....."))
     formula = encode(puzzle, "edges-turns")

@@ -18,9 +18,9 @@ from flowsat.generate.filling import puzzle_of, random_filling
 from flowsat.puzzle import Puzzle
 from flowsat.puzzle.rules import Rules
 from flowsat.result import UsageError
-from flowsat.sat.backend import search
 from flowsat.solve import solve
 from flowsat.unique import check_unique
+from tests.conftest import sat_search
 
 TWO = Puzzle.from_text("A..B / .BA. / .CC. / ....")  # two solutions
 ONE = Puzzle.from_text("A.A / B.B")
@@ -34,26 +34,28 @@ def links(paths) -> set:
 @pytest.mark.parametrize("encoding", ["edges-binary", "zucker2016", "edges-unique"])
 def test_a_known_solution_is_blocked_before_the_search(encoding):
     first = solve(TWO).paths
-    result, found = search(TWO, 1, known=[first], encoding=encoding)
+    result, found = sat_search(TWO, 1, known=[first], encoding=encoding)
     assert result.status == "solved" and problems(TWO, found[0]) == []
     assert links(found[0]) != links(first)
-    result, found = search(TWO, 5, known=[first, found[0]], encoding=encoding)
+    result, found = sat_search(TWO, 5, known=[first, found[0]], encoding=encoding)
     assert found == [] and result.status == "unsolvable" and result.stats["exhausted"]
 
 
 def test_known_paths_that_are_no_solution_are_refused():
     with pytest.raises(ValueError, match="not a solution"):
-        search(ONE, 1, known=[{"A": [(0, 0), (0, 1), (0, 2)], "B": [(1, 0), (1, 2)]}])
+        sat_search(ONE, 1, known=[{"A": [(0, 0), (0, 1), (0, 2)], "B": [(1, 0), (1, 2)]}])
     with pytest.raises(ValueError, match="not a solution"):
-        search(ONE, 1, known=[{"A": [(0, 0), (0, 1), (0, 2)], "B": [(1, 0), (1, 1)]}])
+        sat_search(ONE, 1, known=[{"A": [(0, 0), (0, 1), (0, 2)], "B": [(1, 0), (1, 1)]}])
 
 
 def test_the_conflict_budget_ends_a_search_with_limit():
-    assert search(TWO, 2, max_conflicts=0)[0].stats["stopped"] == "limit"
-    assert search(TWO, 1, max_conflicts=0)[0].status == "limit"
-    assert search(TWO, 3, max_conflicts=10_000)[0].stats["exhausted"]
+    assert sat_search(TWO, 3, max_conflicts=1)[0].stats["stopped"] == "limit"  # 0 for the
+    assert sat_search(CROSSING, 1, max_conflicts=1)[0].status == "limit"  # first, 1 next
+    with pytest.raises(UsageError, match="--max-conflicts: 0 is not a number of conflicts"):
+        sat_search(TWO, 1, max_conflicts=0)
+    assert sat_search(TWO, 3, max_conflicts=10_000)[0].stats["exhausted"]
     with pytest.raises(UsageError, match="no conflict limit"):
-        search(TWO, 1, solver="lingeling", max_conflicts=10)
+        sat_search(TWO, 1, solver="lingeling", max_conflicts=10)
 
 
 def test_check_unique_verdicts():
@@ -66,7 +68,7 @@ def test_check_unique_verdicts():
     assert none.verdict == "unsolvable" and none.unique is None and none.solutions == []
     known = solve(ONE).paths
     assert check_unique(ONE, known=known).solutions == [known]
-    assert check_unique(TWO, max_conflicts=0).verdict == "limit"
+    assert check_unique(CROSSING, max_conflicts=1).verdict == "limit"
 
 
 def test_self_touch_rule_changes_the_verdict():
@@ -93,8 +95,8 @@ def test_proofs_with_the_corner_rule_find_every_solution(height, width, seed):
     first = solve(puzzle, encoding="edges-binary")
     if first.status != "solved":
         return
-    with_rule = search(puzzle, 100, known=[first.paths], encoding="edges-unique")[1]
-    complete = search(puzzle, 100, known=[first.paths], encoding="edges-binary")[1]
+    with_rule = sat_search(puzzle, 100, known=[first.paths], encoding="edges-unique")[1]
+    complete = sat_search(puzzle, 100, known=[first.paths], encoding="edges-binary")[1]
     assert sorted(map(sorted, map(links, with_rule))) == sorted(map(sorted, map(links,
                                                                                 complete)))
 

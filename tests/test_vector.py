@@ -13,9 +13,9 @@ from pysat.solvers import Solver
 
 from flowsat.puzzle import Puzzle
 from flowsat.sat import card
-from flowsat.sat.backend import encode
 from flowsat.sat.cells import Binary
 from flowsat.sat.encoder import Encoder
+from flowsat.sat.formula import encode
 from flowsat.sat.oracle import DIRECT_ADD, Oracle, load
 
 

@@ -1,19 +1,24 @@
 """The SAT backend: encodings as composable clause families, solved by PySAT's solvers.
 
-Its options (`Options`) are light to import; the backend itself, with PySAT, is imported on
-first use of one of its names.
+`BACKEND` (`flowsat.sat.backend`) and its options (`flowsat.sat.options`) are light to import;
+the search (`flowsat.sat.search`, with PySAT) is imported on the first solve. The formula is
+`flowsat.sat.formula`, the reading of models `flowsat.sat.decode`.
 """
 
+from __future__ import annotations
+
+from flowsat.sat.backend import BACKEND, can_stop
 from flowsat.sat.options import DEFAULT_ENCODING, DEFAULT_SOLVER
 from flowsat.sat.options import SatOptions as Options
 
 DEFAULTS = {"encoding": DEFAULT_ENCODING, "solver": DEFAULT_SOLVER}  # what a result names
-OPTIONS = (*Options.__dataclass_fields__, "observe")  # what `flowsat solve` may pass to solve()
-LAZY = {"encode": "flowsat.sat.backend", "solve": "flowsat.sat.backend",
-        "SOLVERS": "flowsat.sat.oracle"}
+LAZY = {"encode": "flowsat.sat.formula", "SOLVERS": "flowsat.sat.oracle",
+        "solve": "flowsat.sat.search"}
+# Until `flowsat.solve` goes through BACKEND: what its `solve(puzzle, "sat", ...)` passes on
+OPTIONS = (*Options.__dataclass_fields__, "observe", "max_memory")
 
-__all__ = ["DEFAULT_ENCODING", "DEFAULT_SOLVER", "OPTIONS", "SOLVERS", "Options", "encode",
-           "solve"]
+__all__ = ["BACKEND", "DEFAULT_ENCODING", "DEFAULT_SOLVER", "OPTIONS", "SOLVERS", "Options",
+           "can_stop", "encode", "solve"]
 
 
 def __getattr__(name: str):

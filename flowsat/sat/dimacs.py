@@ -8,7 +8,7 @@ from typing import IO, TYPE_CHECKING
 
 if TYPE_CHECKING:
     from flowsat.puzzle.rules import Rules
-    from flowsat.sat.backend import Encoding
+    from flowsat.sat.formula import Encoding
 
 LITERAL = re.compile(r"-?[0-9]+")
 

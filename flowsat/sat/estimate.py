@@ -10,6 +10,7 @@ from functools import cache
 
 from flowsat.puzzle.model import EMPTY, Puzzle
 from flowsat.puzzle.rules import Rules
+from flowsat.sat.formula import Encoding, cell_count, encode
 from flowsat.sat.spec import Spec
 
 PROBE_WIDTH = 12
@@ -85,8 +86,6 @@ def scaled(puzzle: Puzzle, spec: Spec, rules: Rules, colors: int) -> Size:
 def measured(spec: Spec, colors: int, rules: Rules
              ) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The counts of the two probes' formulas (once per encoding, colors and rule)."""
-    from flowsat.sat.backend import encode
-
     return tuple(astuple(size_of(encode(probe(colors, rows), spec, rules)))
                  for rows in PROBE_FREE_ROWS)
 
@@ -102,18 +101,12 @@ def probe(colors: int, free_rows: int) -> Puzzle:
                         for r in range(rows)))
 
 
-def cell_count(puzzle: Puzzle) -> int:
-    """The nodes of the board's graph: its cells, a bridge counting twice (two passes)."""
-    board = puzzle.board
-    return board.size - len(board.holes) + len(board.bridges)
-
-
 def free_cells(puzzle: Puzzle) -> int:
     """The nodes without a dot."""
     return cell_count(puzzle) - 2 * len(puzzle.dots)
 
 
-def size_of(formula) -> Size:
+def size_of(formula: Encoding) -> Size:
     """The counts of a built formula."""
     clauses = formula.clauses
     return Size(formula.enc.top, len(clauses), sum(map(len, clauses)))

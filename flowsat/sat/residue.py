@@ -218,7 +218,7 @@ def degree_clauses(p: Propagation, undecided: np.ndarray, clauses: list[list[int
 def search(p: Propagation, res: Residue, limit: int, name: str, deadline: float | None,
            stats: dict, known: list[Paths] = (), budget=None
            ) -> tuple[bool | None, list[Paths]]:
-    """Up to `limit` solutions of a finished propagation's residue (see `backend.search`):
+    """Up to `limit` solutions of a finished propagation's residue (see `search.search`):
     the answer (False: no more solutions, None: deadline or budget) and the solutions found.
     `budget(oracle)` wraps the solver in a conflict budget."""
     enc = p.enc
