@@ -22,12 +22,15 @@ import typer
 from typer.core import TyperGroup
 
 from flowsat import __version__
+from flowsat.backend import REGISTRY, Backend, Limits, chosen, loaded
 from flowsat.memory import for_good, limit_address_space
 from flowsat.options import (
     COUNT,
     DELAY,
     MAX_CONFLICTS,
+    MAX_MEMORY,
     MAX_NODES,
+    MEMORY_HELP,
     REPEAT,
     RUN_TIMEOUT,
     TEXT_TIMEOUT_S,
@@ -43,12 +46,12 @@ from flowsat.puzzle import (
     PuzzleError,
     expand_paths,
     read_puzzles,
-    solution_grid,
 )
 from flowsat.puzzle.rules import Rules
 from flowsat.render.text import draw, rule_note, summary
 from flowsat.result import Result, UsageError, error_record, record_json, to_record
-from flowsat.solve import BACKENDS, backend_module, blame, split_backend, takes
+from flowsat.sat import can_stop
+from flowsat.solve import blame, run
 from flowsat.solve import solve as solve_puzzle
 
 if TYPE_CHECKING:
@@ -165,20 +168,19 @@ ProgramFormat = Annotated[PuzzleFormat | None, typer.Option(
          "the default) or grid (the rows).")]
 
 
-BACKEND_OPTIONS = {name: options for name, module in BACKENDS.items()  # light: the backends'
-                   if (options := getattr(importlib.import_module(module), "Options", None))}
-# packages import their options only, not the backends themselves
+BACKEND_OPTIONS = {name: importlib.import_module(module).BACKEND.Options  # light: the backends'
+                   for name, module in REGISTRY.items()}  # packages import their options only
 
 
 def with_backend_options(command: Callable[..., None]) -> inspect.Signature:
     """The command's signature with an option for every field of every backend's options
     in place of its `**given` (a name two backends share is one option)."""
     signature = inspect.signature(command, eval_str=True)
-    owners = Counter(f.name for options in BACKEND_OPTIONS.values() for f in fields(options))
+    owners = Counter(f.name for options in BACKEND_OPTIONS.values() for f in flags(options))
     made: dict[str, inspect.Parameter] = {}
     for backend, options in BACKEND_OPTIONS.items():
         kinds = get_type_hints(options)
-        for f in fields(options):
+        for f in flags(options):
             parameter = option_parameter(backend if owners[f.name] == 1 else None, f,
                                          kinds[f.name])
             made.setdefault(parameter.name, parameter)
@@ -187,6 +189,12 @@ def with_backend_options(command: Callable[..., None]) -> inspect.Signature:
     # typer reads the annotations too: as objects, not strings it must compile and eval again
     command.__annotations__ = {p.name: p.annotation for p in signature.parameters.values()}
     return signature
+
+
+def flags(options: type) -> list[Field]:
+    """The fields of a backend's options that are command-line options (those with a help
+    text: not a program's command, which `--backend program:COMMAND` gives)."""
+    return [f for f in fields(options) if f.metadata.get("help")]
 
 
 def option_parameter(backend: str | None, f: Field, kind: object) -> inspect.Parameter:
@@ -198,6 +206,8 @@ def option_parameter(backend: str | None, f: Field, kind: object) -> inspect.Par
         return inspect.Parameter(switch_name(flag), inspect.Parameter.KEYWORD_ONLY, default=False,
                                  annotation=Annotated[bool, typer.Option(flag, help=text)])
     checked = {"callback": bounded(bounds)} if bounds else {}
+    if f.metadata["choices"]:  # listed as click lists an enum's: [grid|numberlink]
+        kind = StrEnum(f.name, {c: c for c in sorted(f.metadata["choices"])}) | None
     return inspect.Parameter(f.name, inspect.Parameter.KEYWORD_ONLY, default=None,
                              annotation=Annotated[kind, typer.Option(help=text, **checked)])
 
@@ -211,12 +221,12 @@ def backend_options(given: dict[str, object]) -> dict[str, object]:
     False, another switch True; what was not given is left out (the backend's default)."""
     chosen = {}
     for options in BACKEND_OPTIONS.values():
-        for f in fields(options):
+        for f in flags(options):
             flag = f.metadata["flag"]
             value = ((not flag.startswith("--no-")) if given.get(switch_name(flag)) else None
                      ) if flag else given.get(f.name)
             if value is not None:
-                chosen[f.name] = value
+                chosen[f.name] = value.value if isinstance(value, StrEnum) else value
     return chosen
 
 
@@ -265,18 +275,19 @@ def solve(
         callback=bounded(DELAY),
         help="With --animate: seconds a search state stays on screen (default 0.1).")
                      ] = None,
-    program_format: ProgramFormat = None,
+    max_memory: Annotated[float | None, typer.Option(
+        callback=bounded(MAX_MEMORY), help=MEMORY_HELP)] = None,
     **given: object,
 ) -> None:
-    options = backend_options(given)  # only what was given goes to the backend
+    given = backend_options(given)  # only what was given goes to the backend
     rules = Rules(allow_self_touch, fill_all=not allow_empty)
-    if program_format:
-        options["program_format"] = program_format.value
-    if timeout is None and fmt is SolveFormat.text and can_stop(options.get("solver")):
+    if timeout is None and fmt is SolveFormat.text and can_stop(given.get("solver")):
         timeout = TEXT_TIMEOUT_S
     files = expand_paths(files) if files else []
     try:
-        check_animation(animate, show_cycles or fast or delay is not None, fmt, backend)
+        found, options = chosen(backend, **given)
+        limits = Limits(timeout, max_memory)
+        check_animation(animate, show_cycles or fast or delay is not None, fmt, found)
         pics = open_pictures(svg, png, files, max_cells)
     except UsageError as err:
         usage_error(err)
@@ -284,8 +295,7 @@ def solve(
     color = sys.stdout.isatty() if color is None else color
     if replaying:
         from flowsat.render.animate import Replay
-    with contextlib.suppress(UsageError):  # the backend imported now (a bad one: see below)
-        for_good(lambda: backend_module(split_backend(backend)[0]).solve)
+    for_good(lambda: loaded(found))  # the backend's work imported now, kept out of the collector
     worst = 0
     for file in files:
         for item in read_puzzles(file, max_cells):
@@ -295,7 +305,7 @@ def solve(
                 continue
             replay = Replay(item, delay=delay, fast=fast, color=color,
                             show_cycles=show_cycles) if replaying else None
-            result = run_one(item, backend, options, rules, timeout, replay)
+            result = run_one(item, found, options, given, rules, limits, replay)
             if isinstance(result, PuzzleError):  # a --hint file that does not fit the puzzle
                 report_error(result, fmt, backend, rules)
                 worst = max(worst, EXIT["input"])
@@ -306,7 +316,7 @@ def solve(
             emit(item, result, backend, fmt, color, quiet, rules)
             if pics:
                 save(pics, item, solution)
-            worst = max(worst, EXIT[blame(result.status, backend) or result.status])
+            worst = max(worst, EXIT[blame(result.status, found) or result.status])
     raise typer.Exit(worst)
 
 
@@ -444,7 +454,7 @@ def generate(
     budgets = {"max_conflicts": max_conflicts, "max_nodes": max_nodes}
     try:
         board = kind_of(kind or ["square"], {"holes": holes, "walls": walls, "bridges": bridges})
-        wanted = order(size, colors, min_colors, max_colors, allow_self_touch=allow_self_touch,
+        wanted = order(size, colors, min_colors, max_colors, rules=Rules(allow_self_touch),
                        timeout=timeout, kind=board,
                        **{k: v for k, v in budgets.items() if v is not None})
         fmt = fmt or (GeneratedFormat.grid if board.plain else GeneratedFormat.pack)
@@ -573,7 +583,7 @@ def check_unique(
             typer.echo(json.dumps(found.record(item), separators=(",", ":")))
         else:
             typer.echo(f"{item.name}: {found.verdict}"
-                       f"{rule_note(found.verdict, allow_self_touch)}")
+                       f"{rule_note(found.verdict, Rules(allow_self_touch))}")
             if found.verdict == "multiple" and not quiet:
                 for paths in found.solutions:
                     typer.echo(draw(item, paths, color) + "\n", color=color)
@@ -618,25 +628,12 @@ def each_puzzle(files: list[Path], max_cells: int, work: Callable[[Puzzle], T],
     raise typer.Exit(worst)
 
 
-def can_stop(solver: object) -> bool:
-    """Whether a solve with this solver (None: the default) can be cut at a deadline: the
-    default timeout of text output is not for Lingeling and Kissat, which refuse any."""
-    if not isinstance(solver, str):
-        return True
-    from flowsat.sat.oracle import UNLIMITED, solver_name
-
+def run_one(puzzle: Puzzle, backend: Backend, options: object, given: dict, rules: Rules,
+            limits: Limits, observe: Replay | None = None) -> Result | PuzzleError:
+    """The checked result, or an `error` result naming the bug (and the options given); usage
+    errors end the run."""
     try:
-        return solver_name(solver) not in UNLIMITED
-    except UsageError:
-        return True  # the solve says what is wrong with it
-
-
-def run_one(puzzle: Puzzle, backend: str, options: dict, rules: Rules,
-            timeout: float | None, observe: Replay | None = None) -> Result | PuzzleError:
-    """The checked result, or an `error` result naming the bug; usage errors end the run."""
-    try:
-        return solve_puzzle(puzzle, backend, rules=rules,
-                            timeout=timeout, **options, **({"observe": observe} if observe else {}))
+        return run(puzzle, backend, options, rules, limits, observe)
     except PuzzleError as err:
         return err
     except UsageError as err:
@@ -646,7 +643,7 @@ def run_one(puzzle: Puzzle, backend: str, options: dict, rules: Rules,
             raise
         message = f"internal error (a bug): {err}"
         typer.echo(f"{puzzle.file}:{puzzle.line}:1: {message}", err=True)
-        return Result("error", error=message, config=options)
+        return Result("error", error=message, config=given)
 
 
 def emit(puzzle: Puzzle, result: Result, backend: str, fmt: SolveFormat, color: bool,
@@ -654,35 +651,25 @@ def emit(puzzle: Puzzle, result: Result, backend: str, fmt: SolveFormat, color: 
     if fmt is SolveFormat.json:
         typer.echo(record_json(to_record(puzzle, result, backend, rules)))
     elif fmt is SolveFormat.rows:
+        from flowsat.program.answer import answer_rows
+
         typer.echo(answer_rows(puzzle, result))
     else:
-        # with cells left empty, self-touch changes nothing (`flowsat.search.checks.empty`)
-        typer.echo(summary(puzzle, result, backend, rules.self_touch or not rules.fill_all))
+        typer.echo(summary(puzzle, result, backend, rules))
         if result.status == "solved" and not quiet:
             typer.echo(draw(puzzle, result.paths, color) + "\n", color=color)
     sys.stdout.flush()
 
 
-def answer_rows(puzzle: Puzzle, result: Result) -> str:
-    """The answer as solver programs give it (`flowsat.program.answer`): `W H` and the rows of
-    labels, `UNSOLVABLE`, or `UNKNOWN` and why; a blank line after it."""
-    if result.status == "solved":
-        return "\n".join([f"{puzzle.width} {puzzle.height}",
-                          *solution_grid(puzzle, result.paths or {}), ""])
-    if result.status == "unsolvable":
-        return "UNSOLVABLE\n"
-    return f"UNKNOWN {result.status}" + (f": {result.error}" if result.error else "") + "\n"
-
-
 def check_animation(animate: bool, animate_options: bool, fmt: SolveFormat,
-                    backend: str) -> None:
+                    backend: Backend) -> None:
     """A UsageError for options that do not go together with --animate or without it."""
     if animate_options and not animate:
         raise UsageError("--show-cycles, --fast and --delay go with --animate")
     if animate and fmt is not SolveFormat.text:
         raise UsageError(f"--animate draws text: it does not go with --format {fmt.value}")
-    if animate and backend.partition(":")[0] in BACKENDS and not takes(backend, "observe"):
-        raise UsageError(f"--animate does not apply to the {backend} backend")
+    if animate and not backend.observes:
+        raise UsageError(f"--animate does not apply to the {backend.name} backend")
 
 
 def open_pictures(svg: Path | None, png: Path | None, files: list[str],
@@ -764,7 +751,7 @@ the end.\n\n{BENCH_EXIT}""")
 def bench(
     paths: Annotated[list[Path], typer.Argument(help="Puzzle files or folders.")],
     backends: Annotated[str | None, typer.Option(
-        help=f"Backends, comma-separated: {', '.join(BACKENDS)} (default: all but program), "
+        help=f"Backends, comma-separated: {', '.join(REGISTRY)} (default: all but program), "
              "program:NAME=COMMAND for a solver program (a row program/NAME).")] = None,
     solvers: Annotated[str | None, typer.Option(
         help="SAT solvers, comma-separated (default: glucose4,cadical195).")] = None,
