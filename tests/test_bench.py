@@ -20,12 +20,12 @@ from xml.etree import ElementTree
 import pytest
 from typer.testing import CliRunner
 
+from flowsat.backend import REGISTRY
 from flowsat.bench import Settings, bench, load_puzzles, write_report
 from flowsat.bench.configs import configurations
 from flowsat.bench.records import RESULTS, open_results, read_records
 from flowsat.bench.report import machine
-from flowsat.cli import app
-from flowsat.backend import REGISTRY
+from flowsat.commands import app
 from tests.conftest import PUZZLES, ROOT, ZUCKER, needs_shared
 
 EXAMPLES = PUZZLES / "examples"
@@ -106,7 +106,7 @@ def test_an_interrupted_bench_resumed_ends_with_every_run_once(tmp_path, test_ba
             "--out", str(tmp_path)]
     code = ("import sys; from flowsat.backend import REGISTRY; "
             "REGISTRY['naps'] = 'tests.bench_backends.naps'; "
-            "from flowsat.cli import app; app(sys.argv[1:])")
+            "from flowsat.commands import app; app(sys.argv[1:])")
     child = subprocess.Popen([sys.executable, "-c", code, *args], cwd=ROOT,
                              stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
     results = tmp_path / RESULTS

@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from flowsat.backend import REGISTRY
-from flowsat.cli import app
+from flowsat.commands import app
 from flowsat.result import Result
 from tests.bench_backends import Plain
 from tests.conftest import PUZZLES

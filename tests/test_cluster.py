@@ -119,7 +119,7 @@ def test_the_client_killed_and_resumed_completes_each_run_once(tmp_path, address
             "--cluster", address, "--out", str(tmp_path)]
     code = ("import sys; from flowsat.backend import REGISTRY; "
             "REGISTRY['naps'] = 'tests.bench_backends.naps'; "
-            "from flowsat.cli import app; app(sys.argv[1:])")
+            "from flowsat.commands import app; app(sys.argv[1:])")
     child = subprocess.Popen([sys.executable, "-c", code, *args], cwd=ROOT,
                              stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
     wait_for_lines(tmp_path / RESULTS, 5)
@@ -174,7 +174,7 @@ def test_cluster_usage_errors_exit_2(tmp_path, args, message):
 
 
 def test_without_cluster_dask_is_not_imported(tmp_path):
-    code = ("import sys; from flowsat.cli import app\n"
+    code = ("import sys; from flowsat.commands import app\n"
             "try: app(sys.argv[1:])\n"
             "except SystemExit as done: assert done.code == 0, done.code\n"
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed')))")

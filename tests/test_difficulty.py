@@ -9,7 +9,7 @@ import statistics
 from typer.testing import CliRunner
 
 from flowsat.checker import InvalidSolution
-from flowsat.cli import app
+from flowsat.commands import app
 from flowsat.difficulty import TIERS, Rating, forced_share, preset, rate, score, tier
 from flowsat.puzzle import Puzzle, read_puzzles
 from flowsat.puzzle.formats import parse_puzzles

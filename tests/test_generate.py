@@ -15,7 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from flowsat.checker import InvalidSolution, problems
-from flowsat.cli import app
+from flowsat.commands import app
 from flowsat.generate.filling import puzzle_of, random_pieces
 from flowsat.generate.layout import Layout
 from flowsat.generate.make import (

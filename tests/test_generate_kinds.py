@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from flowsat.checker import problems
-from flowsat.cli import app
+from flowsat.commands import app
 from flowsat.generate.cover import random_level
 from flowsat.generate.filling import puzzle_of
 from flowsat.generate.kinds import DENSITY, Kind, filling, kind_of

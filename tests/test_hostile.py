@@ -24,7 +24,7 @@ import pytest
 from typer.testing import CliRunner
 
 from flowsat import solve as solve_module
-from flowsat.cli import app
+from flowsat.commands import app
 from flowsat.puzzle import Puzzle, read_puzzles
 from flowsat.puzzle.formats import MAX_BYTES
 from flowsat.puzzle.rules import Rules
@@ -440,7 +440,7 @@ def test_flowsat_stopped_takes_the_solver_and_its_folder_with_it(tmp_path, sig):
     temp = tmp_path / "tmp"
     temp.mkdir()
     env = {**os.environ, "TMPDIR": str(temp)}
-    proc = subprocess.Popen([sys.executable, "-c", "from flowsat.cli import main; main()",
+    proc = subprocess.Popen([sys.executable, "-c", "from flowsat.commands import main; main()",
                              "solve", FLOW5, "--solver", f"external:{command}"],
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     for _ in range(100):
@@ -510,7 +510,7 @@ def test_an_uncaught_exception_is_exit_4_in_one_line(monkeypatch):
         raise RuntimeError("a bug\nover two lines")
 
     monkeypatch.setattr(solve_module, "run", broken)
-    monkeypatch.setattr("flowsat.cli.run", broken)
+    monkeypatch.setattr("flowsat.commands.solve.run", broken)
     (line,) = clean(cli("solve", FLOW5), 4)
     assert line == "flowsat: internal error (a bug): RuntimeError: a bug over two lines"
     result = cli("solve", FLOW5, env={"FLOWSAT_DEBUG": "1"})
@@ -629,7 +629,7 @@ def test_solve_text_output_has_a_default_timeout(monkeypatch):
         return real(puzzle, backend, options, rules, limits, observe)
 
     real = solve_module.run
-    monkeypatch.setattr("flowsat.cli.run", record)
+    monkeypatch.setattr("flowsat.commands.solve.run", record)
     clean(cli("solve", "-q", FLOW5), 0, problems=0)
     clean(cli("solve", "--format", "json", FLOW5), 0, problems=0)
     clean(cli("solve", "-q", FLOW5, "--solver", "lingeling"), 0, problems=0)  # cannot stop

@@ -12,14 +12,14 @@ import pytest
 from typer.testing import CliRunner
 
 from flowsat import memory
-from flowsat.cli import app
+from flowsat.backend import REGISTRY
+from flowsat.commands import app
 from flowsat.puzzle import read_puzzles
 from flowsat.puzzle.rules import Rules
 from flowsat.sat import estimate
 from flowsat.sat.backend import encode
 from flowsat.sat.estimate import formula_size, size_of
 from flowsat.sat.spec import load_spec
-from flowsat.backend import REGISTRY
 from flowsat.solve import solve
 from tests.conftest import PUZZLES
 

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from flowsat.checker import problems
-from flowsat.cli import app
+from flowsat.commands import app
 from flowsat.program.answer import Unreadable, Untraceable, read_answer, trace
 from flowsat.puzzle import Puzzle, read_puzzles, solution_grid
 from flowsat.puzzle.rules import Rules

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from flowsat import solve as solve_module
 from flowsat.backend import REGISTRY
-from flowsat.cli import app
+from flowsat.commands import app
 from flowsat.result import Result
 from tests.bench_backends import Plain
 from tests.conftest import PUZZLES, ROOT

@@ -12,9 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from flowsat import cli
 from flowsat.checker import problems
-from flowsat.cli import app
+from flowsat.commands import app
+from flowsat.commands import solve as solve_command
 from flowsat.generate.cover import random_level
 from flowsat.generate.filling import puzzle_of, random_filling
 from flowsat.puzzle import Paths, Puzzle, read_puzzles
@@ -510,8 +510,8 @@ def test_options_are_made_from_the_registry(monkeypatch):
     args = [a for s in REGISTRY for a in (flag(s), "2")[:1 + (not isinstance(s.on, bool))]]
     assert len(set(map(flag, REGISTRY))) == len(REGISTRY)
     results = []
-    run_one = cli.run_one
-    monkeypatch.setattr(cli, "run_one", lambda *a, **k: results.append(run_one(*a, **k))
+    run_one = solve_command.run_one
+    monkeypatch.setattr(solve_command, "run_one", lambda *a, **k: results.append(run_one(*a, **k))
                         or results[-1])
     result = CliRunner().invoke(app, ["solve", "--backend", "astar", "-q", *args, puzzle])
     assert result.exit_code == 0, result.output
