@@ -11,6 +11,7 @@ from typing import Annotated
 
 import typer
 
+from flowsat import difficulty, unique  # as modules: tests stand in for their functions
 from flowsat.commands.common import (
     EXIT,
     AllowSelfTouch,
@@ -24,16 +25,11 @@ from flowsat.commands.common import (
     progress_bar,
     usage_error,
 )
-from flowsat.difficulty import MAX_NODES as RATING_NODES
-from flowsat.difficulty import Rating
-from flowsat.difficulty import rate as rate_puzzle
 from flowsat.options import COUNT, MAX_CONFLICTS, MAX_NODES, TIMEOUT, WORKERS
 from flowsat.puzzle import MAX_CELLS, Puzzle
 from flowsat.puzzle.rules import Rules
 from flowsat.render.text import draw, rule_note
 from flowsat.result import UsageError
-from flowsat.unique import Uniqueness
-from flowsat.unique import check_unique as verdict_of
 
 # the generator is imported inside the commands that use it: `flowsat --help` imports this
 # module
@@ -172,7 +168,7 @@ def rate(
         help="Best-first states expanded at most (default 50000).")] = None,
     max_cells: MaxCells = MAX_CELLS,
 ) -> None:
-    def show(item: Puzzle, rating: Rating) -> int:
+    def show(item: Puzzle, rating: difficulty.Rating) -> int:
         if fmt is Format.json:
             typer.echo(json.dumps(rating.record(item), separators=(",", ":")))
         elif rating.status == "solved":
@@ -184,8 +180,8 @@ def rate(
             typer.echo(f"{item.name}: {rating.status}")
         return 0 if rating.status == "solved" else EXIT.get(rating.status, 0)
 
-    each_puzzle(files, max_cells, lambda p: rate_puzzle(p, Rules(self_touch=allow_self_touch),
-                                                        max_nodes or RATING_NODES), show)
+    rules, nodes = Rules(self_touch=allow_self_touch), max_nodes or difficulty.MAX_NODES
+    each_puzzle(files, max_cells, lambda p: difficulty.rate(p, rules, nodes), show)
 
 
 @group.command("check-unique", help="""Tell, per puzzle, whether it has exactly one solution
@@ -212,7 +208,7 @@ def check_unique(
     color = sys.stdout.isatty() if color is None else color
     budget = {} if max_conflicts is None else {"max_conflicts": max_conflicts}
 
-    def show(item: Puzzle, found: Uniqueness) -> int:
+    def show(item: Puzzle, found: unique.Uniqueness) -> int:
         if fmt is Format.json:
             typer.echo(json.dumps(found.record(item), separators=(",", ":")))
         else:
@@ -223,5 +219,6 @@ def check_unique(
                     typer.echo(draw(item, paths, color) + "\n", color=color)
         return 0 if found.verdict == "unique" else EXIT.get(found.verdict, 1)
 
-    each_puzzle(files, max_cells, lambda p: verdict_of(p, rules=Rules(allow_self_touch),
-                                                       timeout=timeout, **budget), show)
+    rules = Rules(allow_self_touch)
+    each_puzzle(files, max_cells, lambda p: unique.check_unique(p, rules=rules, timeout=timeout,
+                                                                **budget), show)

@@ -43,8 +43,8 @@ class ProgramOptions:
 
 def program_argv(command: str, program_format: str = "numberlink") -> list[str]:
     """The command's words, once the program exists and the format is known (UsageError)."""
-    from flowsat.process import command_words
-    from flowsat.result import UsageError
+    from flowsat.process import command_words  # here: the command line imports this
+    from flowsat.result import UsageError  # package for its options, at every start
 
     if program_format not in FORMATS:
         raise UsageError(f"unknown program format {program_format!r}; choose from "
