@@ -13,9 +13,10 @@ from typer.testing import CliRunner
 
 from flowsat.checker import problems
 from flowsat.commands import app
+from flowsat.generate import DENSITY
 from flowsat.generate.cover import random_level
 from flowsat.generate.filling import puzzle_of
-from flowsat.generate.kinds import DENSITY, Kind, filling, kind_of
+from flowsat.generate.kinds import Kind, filling, kind_of
 from flowsat.generate.make import LABELS, make_puzzle
 from flowsat.generate.run import order
 from flowsat.puzzle import parse_puzzles

@@ -13,12 +13,12 @@ import typer
 from flowsat.checker import problems
 from flowsat.commands.common import EXIT, AllowEmpty, AllowSelfTouch, MaxCells, each_puzzle
 from flowsat.puzzle import MAX_CELLS, Puzzle
-from flowsat.puzzle.boardtext import board_text
-from flowsat.puzzle.packs import level_line
 from flowsat.puzzle.rules import Rules
 from flowsat.result import Result
 from flowsat.solve import solve as solve_puzzle
 
+# the writers of the formats are imported inside `convert`: `flowsat --help` imports this
+# module
 group = typer.Typer()
 
 
@@ -68,6 +68,9 @@ def convert(
         min=0, help="Seconds to solve a puzzle without a solution (pack).")] = None,
     max_cells: MaxCells = MAX_CELLS,
 ) -> None:
+    from flowsat.puzzle.boardtext import board_text
+    from flowsat.puzzle.packs import level_line
+
     out = output.open("w", encoding="utf-8") if output else sys.stdout
     rules = Rules(self_touch=allow_self_touch)
 

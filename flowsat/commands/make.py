@@ -11,7 +11,6 @@ from typing import Annotated
 
 import typer
 
-from flowsat import difficulty, unique  # as modules: tests stand in for their functions
 from flowsat.commands.common import (
     EXIT,
     AllowSelfTouch,
@@ -25,14 +24,15 @@ from flowsat.commands.common import (
     progress_bar,
     usage_error,
 )
+from flowsat.generate import DENSITY, DENSITY_HELP
 from flowsat.options import COUNT, MAX_CONFLICTS, MAX_NODES, TIMEOUT, WORKERS
 from flowsat.puzzle import MAX_CELLS, Puzzle
 from flowsat.puzzle.rules import Rules
 from flowsat.render.text import draw, rule_note
 from flowsat.result import UsageError
 
-# the generator is imported inside the commands that use it: `flowsat --help` imports this
-# module
+# the generator, the rating and the proof are imported inside the commands that use them:
+# `flowsat --help` imports this module
 group = typer.Typer()
 
 
@@ -49,8 +49,6 @@ class GeneratedFormat(StrEnum):
 
 
 def density_option(name: str) -> object:
-    from flowsat.generate.kinds import DENSITY, DENSITY_HELP
-
     return typer.Option(help=f"With --kind {name}: the {DENSITY_HELP[name]} (default "
                              f"{DENSITY[name]:g}).")
 
@@ -168,6 +166,8 @@ def rate(
         help="Best-first states expanded at most (default 50000).")] = None,
     max_cells: MaxCells = MAX_CELLS,
 ) -> None:
+    from flowsat import difficulty
+
     def show(item: Puzzle, rating: difficulty.Rating) -> int:
         if fmt is Format.json:
             typer.echo(json.dumps(rating.record(item), separators=(",", ":")))
@@ -207,6 +207,8 @@ def check_unique(
 ) -> None:
     color = sys.stdout.isatty() if color is None else color
     budget = {} if max_conflicts is None else {"max_conflicts": max_conflicts}
+
+    from flowsat import unique
 
     def show(item: Puzzle, found: unique.Uniqueness) -> int:
         if fmt is Format.json:

@@ -21,10 +21,10 @@ from flowsat.commands.common import (
 )
 from flowsat.puzzle import MAX_CELLS, PuzzleError, expand_paths, read_puzzles
 from flowsat.puzzle.rules import Rules
-from flowsat.records import RecordError, by_puzzle, read_records, solution_of
 from flowsat.render.text import draw
 from flowsat.result import UsageError
 
+# the reader of results is imported inside `show`: `flowsat --help` imports this module
 group = typer.Typer()
 
 
@@ -46,6 +46,8 @@ def show(
                                 ] = False,
     max_cells: MaxCells = MAX_CELLS,
 ) -> None:
+    from flowsat.records import RecordError, by_puzzle, read_records, solution_of
+
     files = expand_paths(files)
     try:
         pics = open_pictures(svg, png, files, max_cells)
