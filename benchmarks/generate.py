@@ -18,6 +18,7 @@ import time
 
 from flowsat.generate.make import make_puzzle
 from flowsat.generate.run import order
+from flowsat.puzzle.rules import Rules
 
 
 def main() -> int:
@@ -37,7 +38,7 @@ def main() -> int:
         for seed in range(1, args.seeds + 1):
             start = time.perf_counter()
             made = make_puzzle(wanted.height, wanted.width, seed, wanted.colors,
-                               args.allow_self_touch)
+                               Rules(self_touch=args.allow_self_touch))
             seconds.append(time.perf_counter() - start)
             if made:
                 candidates.append(made.candidates)

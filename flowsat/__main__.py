@@ -5,8 +5,8 @@ from flowsat.memory import for_good
 
 
 def main() -> None:
-    for_good(lambda: __import__("flowsat.cli"))
-    from flowsat.cli import main as run
+    for_good(lambda: __import__("flowsat.commands"))
+    from flowsat.commands import main as run
 
     run()
 

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Protocol
 
-from flowsat.options import MAX_MEMORY, TIMEOUT
+from flowsat.options import MAX_MEMORY, TIMEOUT, check_options
 from flowsat.puzzle.model import Cell, Paths, Puzzle
 from flowsat.puzzle.rules import Rules
 from flowsat.result import Result, UsageError
@@ -49,6 +49,9 @@ class Backend(Protocol):
     Options: ClassVar[type]  # a frozen dataclass; its fields carry help, flag and bounds
     kinds: ClassVar[frozenset[str] | None]  # the board kinds it takes (None: every kind)
     outside: ClassVar[bool]  # its answers come from outside flowsat (a wrong one is `wrong`)
+    argument: ClassVar[str | None]  # the option `NAME:TEXT` gives (program: its command)
+    observes: ClassVar[bool]  # whether it calls `observe` (what `--animate` replays)
+    engine: ClassVar[str]  # the module that does the work, imported by the first solve
 
     def options(self, **given: Any) -> Any:
         """The options instance, every value checked against its field's bounds."""
@@ -70,3 +73,57 @@ def backend(name: str) -> Backend:
     if name not in REGISTRY:
         raise UsageError(f"unknown backend {name!r}; choose from {', '.join(REGISTRY)}")
     return importlib.import_module(REGISTRY[name]).BACKEND
+
+
+def loaded(owner: Backend) -> None:
+    """Import the module that does the backend's work (`owner.engine`), which its package
+    leaves until `solve` is called: the command line imports it before its first puzzle."""
+    importlib.import_module(owner.engine)
+
+
+def chosen(text: str, **given: Any) -> tuple[Backend, Any]:
+    """The backend `NAME` (or `NAME:TEXT`, TEXT its `argument` option: `program:COMMAND`) and
+    its options made from those given."""
+    name, colon, rest = text.partition(":")
+    found = backend(name)
+    if colon and not found.argument:
+        raise UsageError(f"the {name} backend takes nothing after ':'")
+    if colon:
+        given = {**given, found.argument: rest}
+    if found.argument and not str(given.get(found.argument) or "").strip():
+        raise UsageError(f"the {name} backend needs its {found.argument}: "
+                         f"{name}:{found.argument.upper()}")
+    return found, found.options(**given)
+
+
+def made(owner: Backend, given: dict[str, Any]) -> Any:
+    """`owner.Options` from the values given, once each is an option of the backend within
+    its field's bounds (a UsageError naming the option otherwise): what `Backend.options` does."""
+    known = {f.name for f in fields(owner.Options)}
+    for name in given.keys() - known:
+        raise UsageError(f"{flag_of(name)} does not apply to the {owner.name} backend")
+    check_options(owner.Options, given)
+    return owner.Options(**given)
+
+
+def flag_of(name: str) -> str:
+    """How the command line gives an option of some backend: `--no-links` for `links`."""
+    for module in REGISTRY.values():
+        found = importlib.import_module(module).BACKEND.Options.__dataclass_fields__.get(name)
+        if found and found.metadata.get("flag"):
+            return found.metadata["flag"]
+    return f"--{name.replace('_', '-')}"
+
+
+def described(options: Any) -> dict[str, Any]:
+    """The configuration a result cut short names (the backend could not say it): the
+    options' values that are set."""
+    return {f.name: value for f in fields(options)
+            if (value := getattr(options, f.name)) is not None}
+
+
+def refuse_kind(owner: Backend, kind: str) -> None:
+    """A UsageError for a kind of board (`square+holes`) the backend does not take."""
+    if owner.kinds is not None and not set(kind.split("+")) <= owner.kinds:
+        raise UsageError(f"the {owner.name} backend solves {', '.join(sorted(owner.kinds))} "
+                         f"boards, not {kind} boards; use the sat backend")

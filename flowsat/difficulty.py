@@ -27,7 +27,7 @@ from flowsat.puzzle.model import Puzzle
 from flowsat.puzzle.rules import DEFAULT_RULES, Rules
 
 if TYPE_CHECKING:
-    from flowsat.search.options import Switches
+    from flowsat.search.options import SearchOptions
 
 MAX_NODES = 50_000
 SAT = {"encoding": "edges-unique", "solver": "glucose4"}
@@ -88,10 +88,12 @@ def tier(score: float) -> str:
 def forced_share(puzzle: Puzzle, rules: Rules = DEFAULT_RULES) -> float:
     """The share of empty cells that forced moves fill, starting from either dot of each
     color; without self-touch each pass knows what the others filled (as a hint)."""
-    from flowsat.search.backend import board_of, refuse_other_kinds
+    from flowsat.backend import refuse_kind
+    from flowsat.search import BACKEND
+    from flowsat.search.backend import board_of
     from flowsat.search.problem import FlowProblem
 
-    refuse_other_kinds(puzzle, rules)
+    refuse_kind(BACKEND, puzzle.kind)
     board = board_of(puzzle)
     pairs = [(board.index[a], board.index[b]) for a, b in puzzle.dots.values()]
     colors = list(range(len(pairs)))
@@ -101,8 +103,8 @@ def forced_share(puzzle: Puzzle, rules: Rules = DEFAULT_RULES) -> float:
         for flip in (False, True):
             starts, goals = zip(*(p[::-1] if flip else p for p in pairs), strict=True)
             hint = None if rules.self_touch else dict(known)
-            problem = FlowProblem(board, list(starts), list(goals), colors,
-                                  switches(rules.self_touch), hint=hint)
+            problem = FlowProblem(board, list(starts), list(goals), colors, preset(),
+                                  Rules(rules.self_touch), hint=hint)
             state = problem.initial()
             if state is None:  # no solution: nothing is forced that is worth counting
                 return 0.0
@@ -115,8 +117,8 @@ def forced_share(puzzle: Puzzle, rules: Rules = DEFAULT_RULES) -> float:
     return (len(known) - 2 * len(pairs)) / empty if empty else 1.0
 
 
-def switches(allow_self_touch: bool = False) -> Switches:
+def preset() -> SearchOptions:
     """The search's checks and forced moves as the `PRESET` sets them."""
-    from flowsat.search.options import configure, switches_of
+    from flowsat.search import BACKEND
 
-    return switches_of(configure(PRESET, {}), allow_self_touch)
+    return BACKEND.options(preset=PRESET)

@@ -5,9 +5,9 @@ the library's functions) go through `Bounds.check`: `nan`, `inf`, negative and a
 are a UsageError naming the option and its range, so that no value crashes a run or silently
 turns a limit off.
 
-Each backend owns its options as a dataclass (`flowsat.sat.options`, `flowsat.search.options`)
-whose fields, made by `option`, carry their help text, switch flag and bounds as metadata:
-`flowsat solve`'s options are made from them.
+Each backend owns its options as a dataclass (`flowsat.sat.options`, `flowsat.search.options`,
+`flowsat.program`) whose fields, made by `option`, carry their help text, switch flag, bounds
+and choices as metadata: `flowsat solve`'s options are made from them.
 """
 
 from __future__ import annotations
@@ -62,21 +62,18 @@ WORKERS = Bounds(1, 1024, "processes")
 REPEAT = Bounds(1, 100_000, "runs")
 COUNT = Bounds(1, 10_000_000, "puzzles")
 
-LIMITS: dict[str, Bounds] = {  # the limits every backend takes, by name (the backends' own
-    "timeout": TIMEOUT, "max_conflicts": MAX_CONFLICTS,  # are fields of their options)
-}
-
-
 MEMORY_HELP = ("Stop (exit 3) when the stored states (astar) or the SAT formula (sat, estimated "
                "before it is built) would pass this many MB (default: half the memory "
                "available at the start).")  # a limit of every backend, one help text
 
 
-def option(help: str, *, flag: str | None = None, bounds: Bounds | None = None) -> Any:
-    """A field of a backend's options (default None: not given): its help text, its flag
-    when it is a switch (`--no-links` turns off what is on by default, `--breadth-first` turns
-    on), the bounds of its numbers."""
-    return field(default=None, metadata={"help": help, "flag": flag, "bounds": bounds})
+def option(help: str, *, flag: str | None = None, bounds: Bounds | None = None,
+           choices: tuple[str, ...] | None = None, default: Any = None) -> Any:
+    """A field of a backend's options, on the command line: its help text, its flag when it
+    is a switch (`--no-links` turns off what is on by default, `--breadth-first` turns on),
+    the bounds of its numbers, the words it may be; its default when not given."""
+    return field(default=default, metadata={"help": help, "flag": flag, "bounds": bounds,
+                                            "choices": choices})
 
 
 def check_options(options: type, values: dict[str, Any]) -> None:
@@ -84,11 +81,4 @@ def check_options(options: type, values: dict[str, Any]) -> None:
     for f in fields(options):
         if f.metadata.get("bounds") and f.name in values:
             f.metadata["bounds"].check(f.name, values[f.name])
-
-
-def check_limits(**values: Any) -> None:
-    """A UsageError for the first value out of its bounds (names as in LIMITS)."""
-    for name, value in values.items():
-        if name in LIMITS:
-            LIMITS[name].check(name, value)
 

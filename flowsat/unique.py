@@ -9,13 +9,15 @@ which is sound without self-touch and makes proofs on large boards many times fa
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
+from flowsat.backend import Limits
 from flowsat.checker import check
 from flowsat.deadline import Timeout, deadline
 from flowsat.puzzle.model import Paths, Puzzle, solution_grid
 from flowsat.puzzle.rules import DEFAULT_RULES, Rules
+from flowsat.solve import run_many
 
 Verdict = Literal["unique", "multiple", "unsolvable", "timeout", "limit"]
 PROOF = {"encoding": "edges-unique", "solver": "glucose4"}  # the fastest on generated boards
@@ -49,31 +51,28 @@ def check_unique(puzzle: Puzzle, *, known: Paths | None = None, rules: Rules = D
     """Whether the puzzle has one solution, several or none. `options` go to the SAT backend
     (`encoding`, `solver`, `max_conflicts`, each for each of the two runs); the timeout
     bounds the whole proof (see `flowsat.deadline`)."""
+    from flowsat.sat import BACKEND
+
+    made = BACKEND.options(**{**PROOF, **options})
     try:
         with deadline(timeout):
-            return prove(puzzle, known, rules, timeout, {**PROOF, **options})
+            return prove(puzzle, known, rules, Limits(timeout), made)
     except Timeout:
         return Uniqueness("timeout")
 
 
-def prove(puzzle: Puzzle, known: Paths | None, rules: Rules, timeout: float | None,
-          options: dict[str, Any]) -> Uniqueness:
+def prove(puzzle: Puzzle, known: Paths | None, rules: Rules, limits: Limits,
+          options: Any) -> Uniqueness:
     """`check_unique` within the backends' own clock checks."""
-    from flowsat.backend import Limits
-    from flowsat.sat import BACKEND
-    from flowsat.sat.search import search
-
-    end = None if timeout is None else time.perf_counter() + timeout
-    chosen = BACKEND.options(**options)  # made once, for both runs
+    end = None if limits.timeout is None else time.perf_counter() + limits.timeout
     if known is None:
-        first, found = search(puzzle, 1, chosen, rules, Limits(timeout))
+        first, found = run_many(puzzle, 1, options, rules, limits)
         if not found:
             return Uniqueness(first.status, [], first.stats)
         known = found[0]
     check(puzzle, known, rules)
     left = None if end is None else max(end - time.perf_counter(), 0.0)
-    result, more = search(puzzle, 1, chosen, rules, Limits(left), known=[known])
-    for paths in more:
-        check(puzzle, paths, rules)
+    result, more = run_many(puzzle, 1, options, rules, replace(limits, timeout=left),
+                            known=[known])
     verdict = {"unsolvable": "unique", "solved": "multiple"}.get(result.status, result.status)
     return Uniqueness(verdict, [known, *more], result.stats)

@@ -20,12 +20,12 @@ from xml.etree import ElementTree
 import pytest
 from typer.testing import CliRunner
 
+from flowsat.backend import REGISTRY
 from flowsat.bench import Settings, bench, load_puzzles, write_report
 from flowsat.bench.configs import configurations
 from flowsat.bench.records import RESULTS, open_results, read_records
 from flowsat.bench.report import machine
-from flowsat.cli import app
-from flowsat.solve import BACKENDS
+from flowsat.commands import app
 from tests.conftest import PUZZLES, ROOT, ZUCKER, needs_shared
 
 EXAMPLES = PUZZLES / "examples"
@@ -39,7 +39,7 @@ ONE_SAT = ["--encodings", "edges-binary", "--solvers", "cadical195", "--no-basel
 @pytest.fixture
 def test_backends(monkeypatch):
     for name in ("hang", "dies", "raises", "naps", "slow", "astar"):
-        monkeypatch.setitem(BACKENDS, name, f"tests.bench_backends.{name}")
+        monkeypatch.setitem(REGISTRY, name, f"tests.bench_backends.{name}")
 
 
 def run_cli(*args: str):
@@ -104,9 +104,9 @@ def test_an_interrupted_bench_resumed_ends_with_every_run_once(tmp_path, test_ba
     results as a kill during a write would, and --resume completes the set."""
     args = ["bench", str(EXAMPLES), "--backends", "naps", "--repeat", "4", "--timeout", "5",
             "--out", str(tmp_path)]
-    code = ("import sys; from flowsat.solve import BACKENDS; "
-            "BACKENDS['naps'] = 'tests.bench_backends.naps'; "
-            "from flowsat.cli import app; app(sys.argv[1:])")
+    code = ("import sys; from flowsat.backend import REGISTRY; "
+            "REGISTRY['naps'] = 'tests.bench_backends.naps'; "
+            "from flowsat.commands import app; app(sys.argv[1:])")
     child = subprocess.Popen([sys.executable, "-c", code, *args], cwd=ROOT,
                              stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
     results = tmp_path / RESULTS

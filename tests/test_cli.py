@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import json
+import sys
+import types
 
 import pytest
 from typer.testing import CliRunner
 
-from flowsat import solve as solve_module
-from flowsat.cli import app
+from flowsat.backend import REGISTRY
+from flowsat.commands import app
 from flowsat.result import Result
+from tests.bench_backends import Plain
 from tests.conftest import PUZZLES
 
 EXAMPLES = PUZZLES / "examples"
@@ -113,16 +116,13 @@ def test_folders_expand_to_their_puzzle_files():
 
 
 def test_a_wrong_solution_is_an_internal_error_never_printed(monkeypatch):
-    def wrong(puzzle, **_):
+    def wrong(puzzle, *_):
         return Result("solved", {c: list(ends) for c, ends in puzzle.dots.items()})
 
-    class Broken:
-        OPTIONS = ()
-        solve = staticmethod(wrong)
-
-    monkeypatch.setitem(solve_module.BACKENDS, "broken", "tests.test_cli")
-    monkeypatch.setattr("importlib.import_module",
-                        lambda name: Broken if name == "tests.test_cli" else __import__(name))
+    broken = types.ModuleType("flowsat_test_broken")
+    broken.BACKEND = Plain("broken", wrong)
+    monkeypatch.setitem(sys.modules, broken.__name__, broken)
+    monkeypatch.setitem(REGISTRY, "broken", broken.__name__)
     result = run("--backend", "broken", "--format", "json", FLOW5)
     assert result.exit_code == 4
     (obj,) = records(result.stdout)

@@ -19,6 +19,7 @@ from flowsat.bench.meta import where
 from flowsat.bench.records import RESULTS, read_records
 from flowsat.bench.report import ms
 from flowsat.generate.run import make_one
+from flowsat.puzzle.rules import Rules
 from tests.conftest import ROOT
 from tests.test_bench import EXAMPLES, FLOW5, ONE_SAT, key, lines, run_cli, test_backends
 from tests.test_generate import files_of, generate
@@ -116,9 +117,9 @@ def test_the_client_killed_and_resumed_completes_each_run_once(tmp_path, address
                                                                test_backends):
     args = ["bench", str(EXAMPLES), "--backends", "naps", "--repeat", "4", "--timeout", "5",
             "--cluster", address, "--out", str(tmp_path)]
-    code = ("import sys; from flowsat.solve import BACKENDS; "
-            "BACKENDS['naps'] = 'tests.bench_backends.naps'; "
-            "from flowsat.cli import app; app(sys.argv[1:])")
+    code = ("import sys; from flowsat.backend import REGISTRY; "
+            "REGISTRY['naps'] = 'tests.bench_backends.naps'; "
+            "from flowsat.commands import app; app(sys.argv[1:])")
     child = subprocess.Popen([sys.executable, "-c", code, *args], cwd=ROOT,
                              stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
     wait_for_lines(tmp_path / RESULTS, 5)
@@ -173,7 +174,7 @@ def test_cluster_usage_errors_exit_2(tmp_path, args, message):
 
 
 def test_without_cluster_dask_is_not_imported(tmp_path):
-    code = ("import sys; from flowsat.cli import app\n"
+    code = ("import sys; from flowsat.commands import app\n"
             "try: app(sys.argv[1:])\n"
             "except SystemExit as done: assert done.code == 0, done.code\n"
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed')))")
@@ -257,15 +258,15 @@ def test_a_task_replaces_a_worker_process_that_died_between_runs():
     settings = Settings([FLOW5], backends=["sat"], encodings=["edges-binary"],
                         solvers=["cadical195"], baselines=False)
     run = plan(load_puzzles([FLOW5])[0], "none", settings.configs(), 1)[0]
-    first = cluster.solve_run(run, 30, False, cluster.version())
+    first = cluster.solve_run(run, 30, Rules(), cluster.version())
     worker = cluster.local.worker
     os.kill(worker.process.pid, signal.SIGKILL)
     worker.process.join()
-    second = cluster.solve_run(run, 30, False, cluster.version())
+    second = cluster.solve_run(run, 30, Rules(), cluster.version())
     assert (first["status"], second["status"]) == ("solved", "solved")
     assert cluster.local.worker is not worker and second["host"] == where()["host"]
     cluster.local.worker.stop()
-    assert cluster.solve_run(run, 30, False, "0.0.1")["error"] == (
+    assert cluster.solve_run(run, 30, Rules(), "0.0.1")["error"] == (
         f"this worker runs flowsat {cluster.version()}, the bench 0.0.1")
 
 

@@ -9,8 +9,8 @@ import statistics
 from typer.testing import CliRunner
 
 from flowsat.checker import InvalidSolution
-from flowsat.cli import app
-from flowsat.difficulty import TIERS, Rating, forced_share, rate, score, switches, tier
+from flowsat.commands import app
+from flowsat.difficulty import TIERS, Rating, forced_share, preset, rate, score, tier
 from flowsat.puzzle import Puzzle, read_puzzles
 from flowsat.puzzle.formats import parse_puzzles
 from flowsat.search.backend import orient
@@ -37,7 +37,7 @@ def test_forced_moves_from_both_ends_meet():
     (puzzle,) = read_puzzles(PUZZLES / "examples" / "flow_7x7.txt")
     board = Board(puzzle.height, puzzle.width)
     starts, goals = orient(board, puzzle, outside_in=True)
-    one = FlowProblem(board, starts, goals, list(range(len(starts))), switches())
+    one = FlowProblem(board, starts, goals, list(range(len(starts))), preset())
     filled = sum(map(len, one.paths(one.initial()).values()))
     assert 2 * len(puzzle.dots) < filled < puzzle.height * puzzle.width
     assert forced_share(puzzle) == 1.0

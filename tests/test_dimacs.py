@@ -12,7 +12,7 @@ from pysat.solvers import Solver
 from typer.testing import CliRunner
 
 from flowsat.checker import problems
-from flowsat.cli import app
+from flowsat.commands import app
 from flowsat.puzzle import read_puzzles
 from flowsat.puzzle.rules import Rules
 from flowsat.result import UsageError

@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from flowsat.bench.experiment import effects
-from flowsat.cli import app
+from flowsat.commands import app
 from tests.conftest import PUZZLES
 
 EXAMPLES = PUZZLES / "examples"

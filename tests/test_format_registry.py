@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from flowsat.cli import app
+from flowsat.commands import app
 from flowsat.generate.cover import random_level
 from flowsat.puzzle import Board, Puzzle, PuzzleError, parse_puzzles, puzzle_text
 from flowsat.puzzle.formats import FORMATS, NAMES, WRITABLE, CannotWrite, format_named

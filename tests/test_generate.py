@@ -15,7 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from flowsat.checker import InvalidSolution, problems
-from flowsat.cli import app
+from flowsat.commands import app
 from flowsat.generate.filling import puzzle_of, random_pieces
 from flowsat.generate.layout import Layout
 from flowsat.generate.make import (
@@ -87,7 +87,7 @@ def test_a_join_is_undone_by_cutting_its_link():
     (4, 7, (3, 5), True), (6, 6, (5, 7), True)])
 def test_made_puzzles_parse_follow_the_rules_and_are_unique(height, width, colors, touch):
     for seed in range(3):
-        made = make_puzzle(height, width, seed, colors, allow_self_touch=touch)
+        made = make_puzzle(height, width, seed, colors, Rules(self_touch=touch))
         assert made is not None
         (parsed,) = parse_puzzles("\n".join(made.puzzle.rows) + "\n")
         assert parsed.rows == made.puzzle.rows and (parsed.height, parsed.width) == (height,

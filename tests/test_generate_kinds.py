@@ -12,10 +12,11 @@ import pytest
 from typer.testing import CliRunner
 
 from flowsat.checker import problems
-from flowsat.cli import app
+from flowsat.commands import app
+from flowsat.generate import DENSITY
 from flowsat.generate.cover import random_level
 from flowsat.generate.filling import puzzle_of
-from flowsat.generate.kinds import DENSITY, Kind, filling, kind_of
+from flowsat.generate.kinds import Kind, filling, kind_of
 from flowsat.generate.make import LABELS, make_puzzle
 from flowsat.generate.run import order
 from flowsat.puzzle import parse_puzzles
@@ -160,7 +161,7 @@ def test_cli_kind_usage_errors():
                          ids=lambda names: names[0])
 def test_made_puzzles_with_self_touch_are_unique_under_that_rule(names):
     rules = Rules(self_touch=True)
-    made = make_puzzle(5, 6, 1, (4, 7), allow_self_touch=True, kind=kind_of(names))
+    made = make_puzzle(5, 6, 1, (4, 7), Rules(self_touch=True), kind=kind_of(names))
     assert made is not None and made.puzzle.kind == kind_of(names).name
     assert problems(made.puzzle, made.solution, rules) == []
     result, found = solve_many(made.puzzle, 2, encoding="edges-binary", rules=rules)

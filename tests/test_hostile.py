@@ -24,7 +24,7 @@ import pytest
 from typer.testing import CliRunner
 
 from flowsat import solve as solve_module
-from flowsat.cli import app
+from flowsat.commands import app
 from flowsat.puzzle import Puzzle, read_puzzles
 from flowsat.puzzle.formats import MAX_BYTES
 from flowsat.puzzle.rules import Rules
@@ -440,7 +440,7 @@ def test_flowsat_stopped_takes_the_solver_and_its_folder_with_it(tmp_path, sig):
     temp = tmp_path / "tmp"
     temp.mkdir()
     env = {**os.environ, "TMPDIR": str(temp)}
-    proc = subprocess.Popen([sys.executable, "-c", "from flowsat.cli import main; main()",
+    proc = subprocess.Popen([sys.executable, "-c", "from flowsat.commands import main; main()",
                              "solve", FLOW5, "--solver", f"external:{command}"],
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     for _ in range(100):
@@ -509,8 +509,8 @@ def test_an_uncaught_exception_is_exit_4_in_one_line(monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("a bug\nover two lines")
 
-    monkeypatch.setattr(solve_module, "solve", broken)
-    monkeypatch.setattr("flowsat.cli.solve_puzzle", broken)
+    monkeypatch.setattr(solve_module, "run", broken)
+    monkeypatch.setattr("flowsat.commands.solve.run", broken)
     (line,) = clean(cli("solve", FLOW5), 4)
     assert line == "flowsat: internal error (a bug): RuntimeError: a bug over two lines"
     result = cli("solve", FLOW5, env={"FLOWSAT_DEBUG": "1"})
@@ -624,12 +624,12 @@ def test_a_uniqueness_proof_of_a_200x200_board_returns_soon_after_its_timeout():
 def test_solve_text_output_has_a_default_timeout(monkeypatch):
     seen = []
 
-    def record(puzzle, backend, *, timeout=None, **options):
-        seen.append(timeout)
-        return real(puzzle, backend, timeout=timeout, **options)
+    def record(puzzle, backend, options, rules, limits, observe=None):
+        seen.append(limits.timeout)
+        return real(puzzle, backend, options, rules, limits, observe)
 
-    real = solve_module.solve
-    monkeypatch.setattr("flowsat.cli.solve_puzzle", record)
+    real = solve_module.run
+    monkeypatch.setattr("flowsat.commands.solve.run", record)
     clean(cli("solve", "-q", FLOW5), 0, problems=0)
     clean(cli("solve", "--format", "json", FLOW5), 0, problems=0)
     clean(cli("solve", "-q", FLOW5, "--solver", "lingeling"), 0, problems=0)  # cannot stop

@@ -15,7 +15,7 @@ from pysat.solvers import Solver
 from typer.testing import CliRunner
 
 from flowsat.checker import problems
-from flowsat.cli import app
+from flowsat.commands import app
 from flowsat.generate.cover import random_level
 from flowsat.puzzle import Board, Puzzle, Rules, parse_puzzles, read_puzzles
 from flowsat.puzzle.formats import CannotWrite

@@ -10,7 +10,7 @@ from itertools import combinations
 import pytest
 from typer.testing import CliRunner
 
-from flowsat.cli import app
+from flowsat.commands import app
 from flowsat.generate.corpus import puzzle_text
 from flowsat.generate.make import make_puzzle
 from flowsat.puzzle import Puzzle, parse_puzzles, read_puzzles

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from flowsat.cli import app
+from flowsat.commands import app
 from flowsat.puzzle import Puzzle, PuzzleError, parse_puzzles, puzzle_text, read_puzzles
 from flowsat.puzzle.formats import MARKS
 from flowsat.puzzle.formats.files import text_lines

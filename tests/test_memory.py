@@ -12,14 +12,15 @@ import pytest
 from typer.testing import CliRunner
 
 from flowsat import memory
-from flowsat.cli import app
+from flowsat.backend import REGISTRY
+from flowsat.commands import app
 from flowsat.puzzle import read_puzzles
 from flowsat.puzzle.rules import Rules
 from flowsat.sat import estimate
 from flowsat.sat.estimate import formula_size, size_of
 from flowsat.sat.formula import encode
 from flowsat.sat.spec import load_spec
-from flowsat.solve import BACKENDS, solve
+from flowsat.solve import solve
 from tests.conftest import PUZZLES
 
 MID = PUZZLES / "large" / "30x30" / "30x30-0001.txt"
@@ -82,14 +83,14 @@ def test_a_small_board_is_checked_once_built_instead(tmp_path):
 
 
 def test_out_of_memory_in_any_backend_is_a_limit_not_a_crash(monkeypatch):
-    monkeypatch.setitem(BACKENDS, "hungry", "tests.bench_backends.hungry")
+    monkeypatch.setitem(REGISTRY, "hungry", "tests.bench_backends.hungry")
     result = cli("solve", "--backend", "hungry", str(SMALL), str(SMALL))
     assert result.exit_code == 3
     assert result.stdout.count(": limit in ") == 2 and "out of memory" in result.stdout
 
 
 def test_the_bench_records_a_run_out_of_memory_as_limit(tmp_path, monkeypatch):
-    monkeypatch.setitem(BACKENDS, "hungry", "tests.bench_backends.hungry")
+    monkeypatch.setitem(REGISTRY, "hungry", "tests.bench_backends.hungry")
     done = cli("bench", str(SMALL), "--backends", "hungry,sat", "--encodings", "edges-binary",
                "--solvers", "glucose4", "--no-baselines", "--out", str(tmp_path))
     assert done.exit_code == 0, done.output

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from flowsat.checker import problems
-from flowsat.cli import app
+from flowsat.commands import app
 from flowsat.program.answer import Unreadable, Untraceable, read_answer, trace
 from flowsat.puzzle import Puzzle, read_puzzles, solution_grid
 from flowsat.puzzle.rules import Rules
@@ -153,7 +153,7 @@ def test_flowsat_answers_as_a_solver_program():
     p = puzzle(FLOW5)
     board, verdict = rows.output.split("\n\n")[:2]
     assert read_answer(board, p).status == "solved" and verdict == "UNSOLVABLE"
-    traced = trace(p, read_answer(board, p).rows, False)
+    traced = trace(p, read_answer(board, p).rows, Rules())
     assert problems(p, traced) == [] and solution_grid(p, traced) == board.splitlines()[1:]
     assert solve(p, "program:" + shlex.join([sys.executable, "-m", "flowsat", "solve",
                                              "--format", "rows", "{file}"])).status == "solved"
@@ -224,7 +224,7 @@ def test_boards_that_cannot_be_traced_say_why():
                          (("AAB", "AAB", "BBA"), "labelled"),
                          (("ABB", "ABB", "BBA"), "do not make one path")):
         with pytest.raises(Untraceable, match=reason):
-            trace(p, rows, False)
+            trace(p, rows, Rules())
 
 
 @settings(max_examples=30, deadline=None)
@@ -247,7 +247,7 @@ def test_any_filling_traces_back_to_its_paths(width, height, data):
         for cell in (piece[0], piece[-1]):
             rows[cell[0]][cell[1]] = label
     p = Puzzle(tuple("".join(row) for row in rows))
-    traced = trace(p, tuple(solution_grid(p, paths)), True)
+    traced = trace(p, tuple(solution_grid(p, paths)), Rules(self_touch=True))
     assert problems(p, traced, Rules(self_touch=True)) == []
     assert {c: set(path) for c, path in traced.items()} == {c: set(path)
                                                            for c, path in paths.items()}

@@ -13,8 +13,10 @@ import pytest
 from typer.testing import CliRunner
 
 from flowsat import solve as solve_module
-from flowsat.cli import app
+from flowsat.backend import REGISTRY
+from flowsat.commands import app
 from flowsat.result import Result
+from tests.bench_backends import Plain
 from tests.conftest import PUZZLES, ROOT
 from tests.test_render import screen
 
@@ -78,9 +80,9 @@ def search_backend(monkeypatch):
     """A stand-in best-first backend: it pops states that grow the SAT solution one color after
     the other, and after each a state that goes astray."""
 
-    def solve(puzzle, *, rules=None, timeout=None, observe=None):
+    def solve(puzzle, options, observe=None):
         observe = observe or (lambda *event: None)
-        solution = solve_module.solve(puzzle, rules=rules).paths
+        solution = solve_module.solve(puzzle).paths
         state = {c: path[:1] for c, path in solution.items()}
         for color, path in solution.items():
             for k in range(2, len(path) + 1):
@@ -92,9 +94,9 @@ def search_backend(monkeypatch):
         return Result("solved", solution, stats={"nodes": 1})
 
     module = types.ModuleType("flowsat_test_search")
-    module.OPTIONS, module.solve = ("observe",), solve
+    module.BACKEND = Plain("search", solve, observes=True)
     monkeypatch.setitem(sys.modules, module.__name__, module)
-    monkeypatch.setitem(solve_module.BACKENDS, "search", module.__name__)
+    monkeypatch.setitem(REGISTRY, "search", module.__name__)
 
 
 def test_search_replay_ends_in_the_board_of_the_plain_output(monkeypatch):
@@ -199,9 +201,9 @@ def test_show_with_a_missing_results_file_says_so_in_one_line(tmp_path):
 
 def test_animate_needs_a_backend_that_reports_its_progress(monkeypatch):
     module = types.ModuleType("flowsat_test_silent")
-    module.OPTIONS, module.solve = (), solve_module.solve
+    module.BACKEND = Plain("silent", lambda puzzle, *_: solve_module.solve(puzzle))
     monkeypatch.setitem(sys.modules, module.__name__, module)
-    monkeypatch.setitem(solve_module.BACKENDS, "silent", module.__name__)
+    monkeypatch.setitem(REGISTRY, "silent", module.__name__)
     result = run("solve", "--backend", "silent", "--animate", FLOW5)
     assert result.exit_code == 2
     assert result.stderr == "flowsat: error: --animate does not apply to the silent backend\n"

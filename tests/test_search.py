@@ -12,9 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from flowsat import cli
 from flowsat.checker import problems
-from flowsat.cli import app
+from flowsat.commands import app
+from flowsat.commands import solve as solve_command
 from flowsat.generate.cover import random_level
 from flowsat.generate.filling import puzzle_of, random_filling
 from flowsat.puzzle import Paths, Puzzle, read_puzzles
@@ -34,7 +34,6 @@ from flowsat.search.options import (
     PRESETS,
     STATS,
     SearchOptions,
-    Switches,
     flag,
 )
 from flowsat.search.problem import FlowProblem
@@ -47,6 +46,13 @@ FLOW5 = "H.AB. / GH.A. / .GFFB / DE.EC / .DC.."
 STEP = {"L": (0, -1), "R": (0, 1), "U": (-1, 0), "D": (1, 0)}
 boards = st.tuples(st.integers(2, 6), st.integers(2, 6), st.integers(0, 2**32),
                    st.sampled_from([2.5, 4.0, 8.0]), st.booleans(), st.booleans())
+
+
+def options(switches: dict) -> tuple[SearchOptions, Rules]:
+    """The search options of the switches given, and the rules their `allow_self_touch` and
+    `allow_empty` say."""
+    rules = Rules(switches.pop("allow_self_touch", False), not switches.pop("allow_empty", False))
+    return SearchOptions(**switches), rules
 
 
 def setup(text: str | Puzzle, moves: dict[str, str] | None = None,
@@ -62,7 +68,7 @@ def setup(text: str | Puzzle, moves: dict[str, str] | None = None,
     puzzle = text
     board = Board(puzzle.height, puzzle.width, holes, frozenset(map(frozenset, walls)))
     starts, goals = orient(board, puzzle, outside_in=False)
-    problem = FlowProblem(board, starts, goals, list(range(len(starts))), Switches(**switches))
+    problem = FlowProblem(board, starts, goals, list(range(len(starts))), *options(switches))
     state = problem.start()
     letters = list(puzzle.dots)
     for letter, dirs in (moves or {}).items():
@@ -338,7 +344,7 @@ def test_checks_on_boards_with_warps():
     ends = plain.mask([(0, 0), (2, 0)])
     assert len(plain.regions(ends)) == 2 and len(warped.regions(ends)) == 1
     problem, _ = setup("A.. / ... / ..A")
-    problem = FlowProblem(warped, problem.starts, problem.goals, [0], Switches())
+    problem = FlowProblem(warped, problem.starts, problem.goals, [0], SearchOptions())
     assert {s.name for s in REGISTRY if s.check and getattr(problem.sw, s.name)} == \
         {"deadends", "links", "stranded", "bottleneck"}
 
@@ -495,7 +501,7 @@ def test_presets_and_bad_options():
 # --- the registry of switches ------------------------------------------------------------------
 
 def test_options_are_made_from_the_registry(monkeypatch):
-    """Every switch of the registry is a preset entry, a `Switches` field, a command-line flag
+    """Every switch of the registry is a preset entry, an options field, a command-line flag
     that reaches the backend, and (a check) a stat."""
     puzzle = str(PUZZLES / "examples" / "flow_5x5.txt")
     fields = SearchOptions.__dataclass_fields__
@@ -504,15 +510,15 @@ def test_options_are_made_from_the_registry(monkeypatch):
     args = [a for s in REGISTRY for a in (flag(s), "2")[:1 + (not isinstance(s.on, bool))]]
     assert len(set(map(flag, REGISTRY))) == len(REGISTRY)
     results = []
-    run_one = cli.run_one
-    monkeypatch.setattr(cli, "run_one", lambda *a, **k: results.append(run_one(*a, **k))
+    run_one = solve_command.run_one
+    monkeypatch.setattr(solve_command, "run_one", lambda *a, **k: results.append(run_one(*a, **k))
                         or results[-1])
     result = CliRunner().invoke(app, ["solve", "--backend", "astar", "-q", *args, puzzle])
     assert result.exit_code == 0, result.output
     (solved,) = results
     for s in REGISTRY:
         assert all(s.name in preset for preset in PRESETS.values())
-        assert getattr(Switches(), s.name) == s.value_in("full")
+        assert getattr(SearchOptions(), s.name) == s.value_in("full")
         given = 2 if not isinstance(s.on, bool) else not s.value_in("full")
         assert solved.config[s.name] == given, s.name
         assert (s.stat in solved.stats) == bool(s.check)
@@ -546,7 +552,7 @@ def test_checks_hold_only_for_their_kinds():
     board = Board(5, 5)
     board.kinds = frozenset({"square", "hex"})
     starts, goals = orient(board, Puzzle.from_text(FLOW5), outside_in=False)
-    problem = FlowProblem(board, starts, goals, list(range(len(starts))), Switches())
+    problem = FlowProblem(board, starts, goals, list(range(len(starts))), SearchOptions())
     assert len(problem.active) == sum(1 for s in REGISTRY if s.check and "hex" in s.kinds)
     for s in REGISTRY:
         holds = "hex" in s.kinds and s.holds_under(fill_all=True)

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from flowsat.checker import problems
-from flowsat.cli import app
+from flowsat.commands import app
 from flowsat.generate.cover import random_level
 from flowsat.puzzle import Paths, Puzzle, read_puzzles
 from flowsat.puzzle.board import Board as Graph

@@ -23,11 +23,10 @@ from flowsat.search.checks import REGISTRY
 from flowsat.search.checks.deadends import dead_end_linked
 from flowsat.search.checks.parity import parity_ok
 from flowsat.search.checks.stranded import regions_ok
-from flowsat.search.options import Switches
 from flowsat.search.problem import FlowProblem
 from flowsat.search.state import State
 from flowsat.solve import solve
-from tests.test_search import backends_agree, swapped
+from tests.test_search import backends_agree, options, swapped
 
 # a 3x3 square board whose corners are holes and whose center is a bridge: A crosses B
 CROSS = Graph(3, 3, holes=frozenset({0, 2, 6, 8}), bridges=frozenset({4}))
@@ -40,7 +39,7 @@ def setup(rows: str, graph: Graph, puzzle: Puzzle | None = None, **switches
     puzzle = puzzle or level(rows, graph)
     board = board_of(puzzle)
     starts, goals = orient(board, puzzle, outside_in=False)
-    problem = FlowProblem(board, starts, goals, list(range(len(starts))), Switches(**switches))
+    problem = FlowProblem(board, starts, goals, list(range(len(starts))), *options(switches))
     return problem, problem.start()
 
 

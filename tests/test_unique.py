@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from flowsat.checker import problems
-from flowsat.cli import app
+from flowsat.commands import app
 from flowsat.generate.filling import puzzle_of, random_filling
 from flowsat.puzzle import Puzzle
 from flowsat.puzzle.rules import Rules

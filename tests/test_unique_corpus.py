@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from flowsat.checker import problems
-from flowsat.cli import app
+from flowsat.commands import app
 from flowsat.generate.kinds import NAMES, kind_of
 from flowsat.puzzle import read_puzzles
 from flowsat.puzzle.rules import Rules

@@ -28,6 +28,7 @@ import flowsat
 from flowsat.bench.meta import load_average, where
 from flowsat.bench.plan import Run
 from flowsat.bench.workers import Outcome, Worker, context, grace, outcome
+from flowsat.puzzle.rules import DEFAULT_RULES, Rules
 from flowsat.result import UsageError
 
 if TYPE_CHECKING:
@@ -127,10 +128,10 @@ def streamed(client: Client, work: Callable[..., R], items: Iterable[T],
 
 
 def run_all(runs: list[Run], spec: str, timeout: float,
-            allow_self_touch: bool = False) -> Iterator[tuple[Run, Outcome]]:
+            rules: Rules = DEFAULT_RULES) -> Iterator[tuple[Run, Outcome]]:
     """Each run with its outcome, as runs end, on the cluster's workers."""
     with connect(spec) as client:
-        for run, got in streamed(client, solve_run, runs, timeout, allow_self_touch,
+        for run, got in streamed(client, solve_run, runs, timeout, rules,
                                  flowsat.__version__):
             yield run, lost(got) if isinstance(got, BaseException) else got
 
@@ -146,7 +147,7 @@ def lost(err: BaseException) -> Outcome:
 local = threading.local()  # on a Dask worker: each thread's worker process
 
 
-def solve_run(run: Run, timeout: float, allow_self_touch: bool, client_version: str) -> Outcome:
+def solve_run(run: Run, timeout: float, rules: Rules, client_version: str) -> Outcome:
     """On a Dask worker: the run's outcome from this thread's worker process, killed past
     the run's deadline (and replaced for the next run), with where it ran."""
     if client_version != flowsat.__version__:
@@ -154,17 +155,17 @@ def solve_run(run: Run, timeout: float, allow_self_touch: bool, client_version: 
                       error=f"this worker runs flowsat {flowsat.__version__}, the bench "
                             f"{client_version}")
     else:
-        got = solve_in_child(run, timeout, allow_self_touch)
+        got = solve_in_child(run, timeout, rules)
     load = load_average()
     return got | where() | {"load": load[0] if load else None}
 
 
-def solve_in_child(run: Run, timeout: float, allow_self_touch: bool) -> Outcome:
+def solve_in_child(run: Run, timeout: float, rules: Rules) -> Outcome:
     limit = timeout + grace(timeout)
     worker = getattr(local, "worker", None)
     if worker is None or not worker.process.is_alive():  # none yet, or it died idle
         worker = start_worker()
-    worker.give(run, timeout, allow_self_touch)
+    worker.give(run, timeout, rules)
     while (got := worker.outcome(limit)) is None:
         wait([worker.conn, worker.process.sentinel],
              timeout=max(0.0, worker.started + limit - time.perf_counter()))

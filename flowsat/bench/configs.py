@@ -1,28 +1,37 @@
-"""Configurations: a backend and its options, under a short stable name for reports."""
+"""Configurations: a backend and its options, under a short stable name for reports.
+
+A bench crosses the values given for some options (`--encodings`, `--solvers`, `--deduce`:
+`CROSSED`) on every backend whose options have them, and adds each backend's 2016 row
+(`BASELINES`); a configuration is named after its backend and the values it was given.
+"""
 
 from __future__ import annotations
 
 import importlib.util
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from itertools import product
 from pathlib import Path
 from typing import Any
 
+from flowsat.backend import REGISTRY, Backend, backend
 from flowsat.result import UsageError
 from flowsat.sat.options import DEFAULT_ENCODING
-from flowsat.solve import BACKENDS, backend_module, split_backend
 
 SAT_ENCODINGS = (DEFAULT_ENCODING, "zucker2016")  # the default route, the 2016 reduction
 SAT_SOLVERS = ("glucose4", "cadical195")
-SAT_2016 = {"encoding": "zucker2016", "solver": "pycosat"}  # the 2016 program: PicoSAT
-ASTAR_2016 = {"preset": "2016"}  # the 2016 C solver's feature set
 DEDUCE_CHOICES = ("on", "off", "auto")  # the sat backend's propagation first (`--deduce`)
+CROSSED = {"encoding": "--encodings", "solver": "--solvers", "deduce": "--deduce"}
+DEFAULT_CROSSED = {"encoding": SAT_ENCODINGS, "solver": SAT_SOLVERS}  # when none are given
+# the 2016 rows: the 2016 program (the zucker2016 reduction, PicoSAT, when pycosat is
+# installed) and the 2016 C solver's feature set
+BASELINES = {"sat": {"encoding": "zucker2016", "solver": "pycosat"}, "astar": {"preset": "2016"}}
 NAMED = re.compile(r"([\w.-]+)=(.*)", re.DOTALL)  # NAME=COMMAND in program:NAME=COMMAND
 
 
 @dataclass(frozen=True)
 class Config:
-    """A backend with options; `module` lets a worker process find the backend as `solve` does."""
+    """A backend with the options given; `module` lets a worker process find the backend."""
 
     name: str
     backend: str
@@ -31,7 +40,7 @@ class Config:
 
     @property
     def is_2016(self) -> bool:
-        return self.options in (SAT_2016, ASTAR_2016)
+        return self.options == BASELINES.get(self.backend)
 
 
 def configurations(backends: list[str], encodings: list[str] | None = None,
@@ -41,64 +50,80 @@ def configurations(backends: list[str], encodings: list[str] | None = None,
     """Every configuration asked for, each name once; the 2016 rows too with `baselines`;
     `program:NAME=COMMAND` (or `program:COMMAND`) as `program/NAME`. A solver that cannot
     run (with the timeout, or at all) is a UsageError here, up front."""
-    if (encodings or solvers or deduce) and "sat" not in backends:
-        raise UsageError("--encodings, --solvers and --deduce apply to the sat backend only")
-    if program_format and not any(b.startswith("program:") for b in backends):
-        raise UsageError("--program-format applies to program:... backends only")
-    found: dict[str, Config] = {}
-    for backend in backends:
-        if backend == "sat":
-            configs = sat_configs(encodings or list(SAT_ENCODINGS), solvers or list(SAT_SOLVERS),
-                                  baselines, timeout, deduce)
-        elif backend == "astar":
-            configs = [config("astar", "astar/default")]
-            configs += [config("astar", "astar/2016", **ASTAR_2016)] if baselines else []
-        elif backend.startswith("program:"):
-            configs = [program_config(backend, program_format or "numberlink")]
-        else:
-            configs = [config(split_backend(backend)[0], f"{backend}/default")]
-        found.update((c.name, c) for c in configs)
-    return list(found.values())
-
-
-def sat_configs(encodings: list[str], solvers: list[str], baselines: bool,
-                timeout: float | None = None, deduce: list[str] | None = None) -> list[Config]:
-    """Every encoding with every solver (and every `--deduce` choice given: `NAME/deduce=on`),
-    then PicoSAT on the 2016 encoding if pycosat imports."""
-    from flowsat.sat.oracle import solver_name
-    from flowsat.sat.spec import load_spec
-
     for choice in deduce or []:
         if choice not in DEDUCE_CHOICES:
             raise UsageError(f"--deduce: {choice!r} is not one of {', '.join(DEDUCE_CHOICES)}")
-    names = [solver_name(s, timeout) for s in solvers]
-    found = [config("sat", f"sat/{load_spec(e).name}/{s}" + (f"/deduce={d}" if d else ""),
-                    encoding=e, solver=s, **({"deduce": d} if d else {}))
-             for e in encodings for s in names for d in deduce or [None]]
-    if baselines and importlib.util.find_spec("pycosat"):
-        found.append(config("sat", f"sat/{load_spec(SAT_2016['encoding']).name}/pycosat",
-                            **SAT_2016))
+    given = {"encoding": encodings, "solver": solvers, "deduce": deduce}
+    owners = [backend(text.partition(":")[0]) for text in backends]
+    if any(given.values()) and not any(has_option(b, k) for b in owners for k in CROSSED):
+        raise UsageError("--encodings, --solvers and --deduce apply to the sat backend only")
+    if program_format and not any(b.argument and ":" in text
+                                  for b, text in zip(owners, backends, strict=True)):
+        raise UsageError("--program-format applies to program:... backends only")
+    found: dict[str, Config] = {}
+    for text, owner in zip(backends, owners, strict=True):
+        for name, options in rows(text, owner, given, baselines, program_format, timeout):
+            found[name] = config(owner, name, options)
+    return list(found.values())
+
+
+def rows(text: str, owner: Backend, given: dict[str, list[str] | None], baselines: bool,
+         program_format: str | None, timeout: float | None) -> list[tuple[str, dict[str, Any]]]:
+    """The configurations of one backend, named: its `NAME:TEXT` argument (named by its own
+    NAME= or its program's file name), or every combination of the crossed values it takes,
+    then its 2016 row."""
+    if owner.argument:
+        return [argument_row(text, owner, program_format)]
+    crossed = {k: v or DEFAULT_CROSSED.get(k) for k, v in given.items() if has_option(owner, k)}
+    crossed = {k: v for k, v in crossed.items() if v}
+    found = [recorded(owner, dict(zip(crossed, values, strict=True)), timeout)
+             for values in product(*crossed.values())]
+    base = BASELINES.get(owner.name)
+    if baselines and base and (base.get("solver") != "pycosat"
+                               or importlib.util.find_spec("pycosat")):
+        found.append(recorded(owner, base, timeout))
     return found
 
 
-def program_config(backend: str, program_format: str) -> Config:
-    """A solver program's configuration, named `program/NAME` (NAME: the one given, else the
-    program's file name), once the program is found."""
-    from flowsat.program import program_argv
+def argument_row(text: str, owner: Backend, program_format: str | None
+                 ) -> tuple[str, dict[str, Any]]:
+    """`NAME:[LABEL=]TEXT`: the row `NAME/LABEL` (LABEL: the program's file name when not
+    given), the argument and the format the program reads (the plan's, else the default)."""
+    argument = text.partition(":")[2].strip()
+    if not argument:
+        raise UsageError(f"the {owner.name} backend needs its {owner.argument}: "
+                         f"{owner.name}:{owner.argument.upper()}")
+    named = NAMED.fullmatch(argument)
+    value = named[2].strip() if named else argument
+    fmt = program_format or owner.Options.__dataclass_fields__["program_format"].default
+    made = owner.options(**{owner.argument: value, "program_format": fmt})
+    name = named[1] if named else Path(made.argv[0]).name
+    return f"{owner.name}/{name}", {owner.argument: value, "program_format": fmt}
 
-    text = split_backend(backend)[1]["command"].strip()
-    named = NAMED.fullmatch(text)
-    command = named[2].strip() if named else text
-    argv = program_argv(command, program_format)
-    name = named[1] if named else Path(argv[0]).name
-    return config("program", f"program/{name}", command=command,
-                  program_format=program_format)
+
+def recorded(owner: Backend, options: dict[str, Any], timeout: float | None
+             ) -> tuple[str, dict[str, Any]]:
+    """A configuration's name (the backend, then each value as reports write it: an encoding
+    by its name, a solver by its canonical name, `deduce=on`; `default` for none) and its
+    options (a solver by its canonical name, once it can run with the timeout)."""
+    from flowsat.sat.oracle import solver_name
+    from flowsat.sat.spec import load_spec
+
+    if "solver" in options:
+        options = {**options, "solver": solver_name(options["solver"], timeout)}
+    parts = [load_spec(v).name if k == "encoding" else v if k in ("solver", "preset")
+             else f"{k}={v}" for k, v in options.items()]
+    return "/".join([owner.name, *(parts or ["default"])]), options
 
 
-def config(backend: str, name: str, **options: Any) -> Config:
-    """A configuration, once its backend is known and takes its options."""
-    backend_module(backend, options)
-    return Config(name, backend, BACKENDS[backend], options)
+def has_option(owner: Backend, option: str) -> bool:
+    return option in {f.name for f in fields(owner.Options)}
+
+
+def config(owner: Backend, name: str, options: dict[str, Any]) -> Config:
+    """A configuration, once its backend takes its options (made and checked here)."""
+    owner.options(**options)
+    return Config(name, owner.name, REGISTRY[owner.name], options)
 
 
 def default_baseline(configs: list[Config]) -> str:

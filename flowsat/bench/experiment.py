@@ -191,6 +191,17 @@ def markdown(table: list[Row], worth: list[dict[str, Any]], meta: dict) -> str:
 
 
 DEFAULT_SOLVERS = ("cadical195", "glucose4", "minisat22")
+SHARED = Path("../shared/puzzles")  # the puzzles of others, beside the working folder
+SHARED_SETS = ("zucker", "numberlink")  # the 2016 set, Numberlink boards
+
+
+def shared_sets() -> list[Path]:
+    """The puzzle sets an experiment runs over when none is given: the shared ones there are
+    (a UsageError when none is)."""
+    found = [SHARED / name for name in SHARED_SETS if (SHARED / name).is_dir()]
+    if not found:
+        raise UsageError(f"give puzzle files or folders ({SHARED} is not here)")
+    return found
 
 
 def settings(paths: list[str], encodings: list[str] | None, solvers: list[str] | None,

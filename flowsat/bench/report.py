@@ -115,7 +115,7 @@ def markdown(table: Table, meta: dict, records: list[dict], ref: dict, figures: 
         *per_puzzle_times(table, ref), *per_puzzle_work(table, ref),
         *orientations(table, summaries), *reference_notes(table, ref),
         *hardest(table, folder if figures else None,
-                 meta.get("settings", {}).get("allow_self_touch", False)),
+                 Rules(self_touch=meta.get("settings", {}).get("allow_self_touch", False))),
         *plots(figures, folder),
     ]
     return "\n".join(parts) + "\n"
@@ -524,7 +524,7 @@ def reference_notes(table: Table, ref: dict) -> list[str]:
     return [*lines, ""]
 
 
-def hardest(table: Table, folder: Path | None, allow_self_touch: bool) -> list[str]:
+def hardest(table: Table, folder: Path | None, rules: Rules) -> list[str]:
     """The puzzles that took their winner longest, with small pictures of their solutions
     when `folder` is given (solved again by the default SAT route, checked)."""
     ranked = sorted((p for p in table.puzzles if p.winner),
@@ -535,14 +535,14 @@ def hardest(table: Table, folder: Path | None, allow_self_touch: bool) -> list[s
               f"{ms(p.entries[p.winner].median_s)} ms by `{p.winner}`"
               for n, p in enumerate(ranked, 1)]
     if folder:
-        pictures = [(p, picture(p, folder / "plots" / f"hardest-{n}.svg", allow_self_touch))
+        pictures = [(p, picture(p, folder / "plots" / f"hardest-{n}.svg", rules))
                     for n, p in enumerate(ranked, 1)]
         lines += ["", *(f"![{p.label}]({path.relative_to(folder)})"
                         for p, path in pictures if path)]
     return [*lines, ""]
 
 
-def picture(row: PuzzleRow, path: Path, allow_self_touch: bool) -> Path | None:
+def picture(row: PuzzleRow, path: Path, rules: Rules) -> Path | None:
     """A small SVG of the puzzle of a row, solved; None when its file is no longer there."""
     from flowsat.puzzle import Puzzle, read_puzzles
     from flowsat.render.svg import svg
@@ -552,7 +552,7 @@ def picture(row: PuzzleRow, path: Path, allow_self_touch: bool) -> Path | None:
                    if isinstance(x, Puzzle) and x.index == row.info["index"]), None)
     if puzzle is None:
         return None
-    result = solve(puzzle, rules=Rules(self_touch=allow_self_touch), timeout=10)
+    result = solve(puzzle, rules=rules, timeout=10)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(svg(puzzle, result.paths, cell=max(4, 240 / max(puzzle.height,
                                                                     puzzle.width))),

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from flowsat.backend import REGISTRY, backend
 from flowsat.bench.configs import (
     SAT_ENCODINGS,
     SAT_SOLVERS,
@@ -21,8 +22,15 @@ from flowsat.bench.progress import Progress
 from flowsat.bench.records import append, open_results, read_meta, read_records, write_meta
 from flowsat.bench.workers import Outcome, run_all
 from flowsat.puzzle import Puzzle
+from flowsat.puzzle.rules import Rules
 from flowsat.result import UsageError
-from flowsat.solve import blame, standalone_backends
+from flowsat.solve import blame
+
+
+def standalone_backends() -> list[str]:
+    """The backends that need nothing but their name (not `program`, which needs a command)."""
+    return [name for name in REGISTRY if not backend(name).argument]
+
 
 FREE_ON_RESUME = ("workers", "cluster", "out")  # where it runs; every other setting stays
 
@@ -32,7 +40,7 @@ class Settings:
     """What a bench is asked to do (no encodings or solvers given: the SAT defaults)."""
 
     paths: list[str]
-    backends: list[str] = field(default_factory=standalone_backends)
+    backends: list[str] = field(default_factory=standalone_backends)  # all but `program`
     encodings: list[str] | None = None  # SAT encodings, default `SAT_ENCODINGS`
     solvers: list[str] | None = None  # SAT solvers, default `SAT_SOLVERS`
     symmetries: str = "none"
@@ -45,6 +53,10 @@ class Settings:
     program_format: str | None = None  # how solver programs get the puzzle, default numberlink
     cluster: str | None = None  # a Dask scheduler's address, or local:N
     deduce: list[str] | None = None  # the sat backend's propagation-first choices to race
+
+    @property
+    def rules(self) -> Rules:
+        return Rules(self_touch=self.allow_self_touch)
 
     def configs(self) -> list[Config]:
         return configurations(self.backends, self.encodings, self.solvers, self.baselines,
@@ -93,7 +105,7 @@ def bench(settings: Settings, puzzles: list[Puzzle], *, resume: bool = False,
                 append(out, run.describe() | where() | {"load": load[0] if load else None}
                        | got)
                 shown.advance(got["status"])
-                failed = blame(got["status"], run.config.backend) == "program"
+                failed = blame(got["status"], backend(run.config.backend)) == "program"
                 statuses["program" if failed else got["status"]] += 1
     finally:
         meta["sessions"][-1].update(ended=now(), load_average_end=load_average(),
@@ -109,9 +121,8 @@ def runs(settings: Settings, todo: list[Run]) -> Iterator[tuple[Run, Outcome]]:
     if settings.cluster:
         from flowsat.bench import cluster
 
-        return cluster.run_all(todo, settings.cluster, settings.timeout,
-                               settings.allow_self_touch)
-    return run_all(todo, settings.workers, settings.timeout, settings.allow_self_touch)
+        return cluster.run_all(todo, settings.cluster, settings.timeout, settings.rules)
+    return run_all(todo, settings.workers, settings.timeout, settings.rules)
 
 
 def shown(value) -> str:

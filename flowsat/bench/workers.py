@@ -23,10 +23,11 @@ from typing import Any
 
 import flowsat
 from flowsat import memory
+from flowsat.backend import REGISTRY, Limits, chosen
 from flowsat.bench.plan import Run
 from flowsat.puzzle import Puzzle, transform
-from flowsat.puzzle.rules import Rules
-from flowsat.solve import BACKENDS, solve
+from flowsat.puzzle.rules import DEFAULT_RULES, Rules
+from flowsat.solve import run as solve
 
 Outcome = dict[str, Any]  # status, time_s, wall_s, stats, error
 STOP_GRACE = 1.0  # seconds a worker has to end after SIGTERM
@@ -41,23 +42,24 @@ WARM_UP = Puzzle.from_text("AA")
 warm: set[str] = set()  # the configurations this process has run once
 
 
-def execute(run: Run, timeout: float, allow_self_touch: bool) -> Outcome:
-    """Solve one run in this process. The clock starts once the backend is imported, after a
-    garbage collection, and, the first time a configuration runs here, after it has solved a
-    1x2 puzzle (one-time costs: caches, specs read, libraries loaded)."""
+def execute(run: Run, timeout: float, rules: Rules) -> Outcome:
+    """Solve one run in this process. The clock starts once the backend is imported and its
+    options made, after a garbage collection, and, the first time a configuration runs here,
+    after it has solved a 1x2 puzzle (one-time costs: caches, specs read, libraries loaded)."""
     config = run.config
-    BACKENDS[config.backend] = config.module
+    REGISTRY[config.backend] = config.module
     start = time.perf_counter()
+    limits = Limits(timeout)
     try:
+        backend, options = chosen(config.backend, **config.options)
         if config.name not in warm:
             warm.add(config.name)
             with contextlib.suppress(Exception):  # a broken backend fails on the run itself
-                solve(WARM_UP, config.backend, timeout=timeout, **config.options)
+                solve(WARM_UP, backend, options, limits=limits)
         puzzle = transform(run.puzzle, run.symmetry)
         gc.collect()  # the garbage of earlier runs is not this run's to collect
         start, cpu = time.perf_counter(), cpu_time()
-        result = solve(puzzle, config.backend, rules=Rules(self_touch=allow_self_touch),
-                       timeout=timeout, **config.options)
+        result = solve(puzzle, backend, options, rules, limits)
     except Exception as err:  # a bug or a crash of the backend: recorded, never fatal
         return outcome("error", None, start, error=f"{type(err).__name__}: {err}")
     return outcome(result.status, result.stats.get("total_s"), start, result.stats,
@@ -90,8 +92,8 @@ def serve(conn: Connection, cap_mb: float | None = None) -> None:
         memory.set_default_cap_mb(cap_mb)
     try:
         while True:
-            run, timeout, allow_self_touch = conn.recv()
-            conn.send(execute(run, timeout, allow_self_touch))
+            run, timeout, rules = conn.recv()
+            conn.send(execute(run, timeout, rules))
     except (EOFError, BrokenPipeError):  # the bench is gone
         return
 
@@ -109,9 +111,9 @@ class Worker:
         self.started = 0.0
         self.broken = False
 
-    def give(self, run: Run, timeout: float, allow_self_touch: bool) -> None:
+    def give(self, run: Run, timeout: float, rules: Rules) -> None:
         self.run, self.started = run, time.perf_counter()
-        self.conn.send((run, timeout, allow_self_touch))
+        self.conn.send((run, timeout, rules))
 
     def outcome(self, limit: float) -> Outcome | None:
         """The run's outcome if it has one by now: the answer, a death, or a kill at `limit`."""
@@ -176,7 +178,7 @@ def this_flowsat_first() -> Iterator[None]:
 
 
 def run_all(runs: list[Run], workers: int, timeout: float,
-            allow_self_touch: bool = False) -> Iterator[tuple[Run, Outcome]]:
+            rules: Rules = DEFAULT_RULES) -> Iterator[tuple[Run, Outcome]]:
     """Each run with its outcome, as runs finish, on up to `workers` processes at once."""
     todo = deque(runs)
     limit = timeout + grace(timeout)
@@ -188,7 +190,7 @@ def run_all(runs: list[Run], workers: int, timeout: float,
         while True:
             for w in pool:
                 if w.run is None and todo:
-                    w.give(todo.popleft(), timeout, allow_self_touch)
+                    w.give(todo.popleft(), timeout, rules)
             busy = [w for w in pool if w.run is not None]
             if not busy:
                 return

@@ -43,7 +43,7 @@ def manifest_row(file: str, made: Made, rating: Rating, order: Order,
     puzzle = made.puzzle
     return {"file": file, "size": puzzle.size, "colors": len(puzzle.dots), "seed": made.seed,
             "color_range": "{}-{}".format(*order.colors),
-            "rule": "self-touch" if order.allow_self_touch else "no-self-touch",
+            "rule": "self-touch" if order.rules.self_touch else "no-self-touch",
             "tier": rating.tier, "score": rating.score, "forced": rating.forced,
             "nodes": rating.nodes, "nodes_capped": rating.nodes_capped,
             "conflicts": rating.conflicts, "decisions": rating.decisions,
@@ -62,7 +62,7 @@ def command(made: Made, order: Order, fmt: str) -> str:
         words.append("--kind " + ",".join(n for n in kind.name.split("+") if n != "square"))
         words += [f"--{name} {value:g}" for name, value in kind.densities().items() if value]
     words += [f"--seed {made.seed}", f"--format {fmt}"]
-    if order.allow_self_touch:
+    if order.rules.self_touch:
         words.append("--allow-self-touch")
     if order.max_conflicts != MAX_CONFLICTS:
         words.append(f"--max-conflicts {order.max_conflicts}")

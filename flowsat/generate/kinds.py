@@ -23,6 +23,7 @@ import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
+from flowsat.generate import DENSITY
 from flowsat.generate.cover import add_bridges
 from flowsat.generate.filling import cut, hamiltonian_path, random_pieces
 from flowsat.generate.layout import Layout
@@ -32,10 +33,7 @@ from flowsat.puzzle.rules import Rules
 from flowsat.result import UsageError
 
 NAMES = ("square", "holes", "walls", "bridges", "hex", "warps")
-FEATURES = ("holes", "walls", "bridges")  # the kinds with a density
-DENSITY = {"holes": 0.1, "walls": 0.2, "bridges": 0.5}  # the defaults
-DENSITY_HELP = {"holes": "share of the cells", "walls": "share of the links no path uses",
-                "bridges": "share of the chances to bridge that are tried"}
+FEATURES = tuple(DENSITY)  # the kinds with a density
 
 
 @dataclass(frozen=True)

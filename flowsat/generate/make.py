@@ -29,7 +29,7 @@ from flowsat.generate.kinds import PLAIN, Kind, bridge, filling, wall_off
 from flowsat.generate.layout import Layout, Link, lettered
 from flowsat.puzzle.board import Board
 from flowsat.puzzle.model import Cell, Paths, Puzzle
-from flowsat.puzzle.rules import Rules
+from flowsat.puzzle.rules import DEFAULT_RULES, Rules
 from flowsat.render.palette import PALETTE
 from flowsat.unique import Uniqueness, check_unique
 
@@ -68,7 +68,7 @@ def default_colors(height: int, width: int) -> tuple[int, int]:
 
 
 def make_puzzle(height: int, width: int, seed: int, colors: tuple[int, int],
-                allow_self_touch: bool = False, max_conflicts: int = MAX_CONFLICTS,
+                rules: Rules = DEFAULT_RULES, max_conflicts: int = MAX_CONFLICTS,
                 candidates: int = CANDIDATES, deadline: float | None = None,
                 kind: Kind = PLAIN) -> Made | None:
     """A unique puzzle of the kind from the seed with colors in the range, or None when every
@@ -76,7 +76,6 @@ def make_puzzle(height: int, width: int, seed: int, colors: tuple[int, int],
     start = time.perf_counter()
     rng = random.Random(seed)
     proofs = 0
-    rules = Rules(self_touch=allow_self_touch)
 
     def prove_paths(board: Board, paths: Iterable[list[Cell]]) -> Uniqueness:
         nonlocal proofs

@@ -25,7 +25,7 @@ from flowsat.generate.make import (
     default_colors,
     make_puzzle,
 )
-from flowsat.puzzle.rules import Rules
+from flowsat.puzzle.rules import DEFAULT_RULES, Rules
 from flowsat.result import UsageError
 
 SIZE = re.compile(r"\s*(\d+)\s*[xX]\s*(\d+)\s*$")
@@ -41,7 +41,7 @@ class Order:
     height: int
     colors: tuple[int, int]
     kind: Kind = PLAIN
-    allow_self_touch: bool = False
+    rules: Rules = DEFAULT_RULES
     max_conflicts: int = MAX_CONFLICTS
     max_nodes: int = MAX_NODES
     timeout: float | None = None
@@ -93,9 +93,9 @@ def make_one(order: Order, seed: int, rated: bool = True) -> Outcome:
     deadline = None if order.timeout is None else time.perf_counter() + order.timeout
     try:
         made = make_puzzle(order.height, order.width, seed, order.colors,
-                           order.allow_self_touch, order.max_conflicts, deadline=deadline,
+                           order.rules, order.max_conflicts, deadline=deadline,
                            kind=order.kind)
-        rating = rate(made.puzzle, Rules(self_touch=order.allow_self_touch), order.max_nodes) \
+        rating = rate(made.puzzle, order.rules, order.max_nodes) \
             if made and rated else None
     except Stopped:
         return Outcome(seed, failure=f"no puzzle within --timeout {order.timeout:g} s (a "

@@ -6,23 +6,71 @@ program's standard input, or to a temporary file where `{file}` stands in the co
 answer is read by `answer.read_answer`. The program runs as a process group of its own
 (`flowsat.process`): past the timeout the group is killed (`timeout`); a program killed by a
 signal, or whose output is no answer, is an `error` naming its exit status; a board whose labels
-make no paths is `wrong`, and so is one the checker refuses (see `OUTSIDE`). `total_s` is the
+make no paths is `wrong`, and so is one the checker refuses (`outside`). `total_s` is the
 program's whole life, from its start to its exit: what a user of the program waits for.
 """
 
 from __future__ import annotations
 
-OPTIONS = ("command", "program_format")
-ARGUMENT = "command"  # `program:COMMAND`: the text after the colon
-OUTSIDE = True  # an answer that fails the checker is the program's error (`wrong`), not a bug
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from flowsat.backend import Limits, Observer, made
+from flowsat.options import option
+
+if TYPE_CHECKING:
+    from flowsat.puzzle.model import Puzzle
+    from flowsat.puzzle.rules import Rules
+    from flowsat.result import Result
+
 FORMATS = ("numberlink", "grid")
 FILE = "{file}"
-LAZY = ("solve", "program_argv")  # the work, in `backend.py`: imported on first use
 
 
-def __getattr__(name: str):
-    if name not in LAZY:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from flowsat.program import backend
+@dataclass(frozen=True)
+class ProgramOptions:
+    """The program's command (`program:COMMAND`: the text after the colon) and the format the
+    puzzle is written in for it."""
 
-    return getattr(backend, name)
+    command: str  # not a flag: the text of `--backend program:COMMAND`
+    program_format: str = option(
+        "the puzzle as the solver program reads it: numberlink ('W H' and the rows; the "
+        "default) or grid (the rows).", choices=FORMATS, default="numberlink")
+
+    def __post_init__(self) -> None:  # the program found once, its words kept (`argv`)
+        object.__setattr__(self, "argv", program_argv(self.command, self.program_format))
+
+
+def program_argv(command: str, program_format: str = "numberlink") -> list[str]:
+    """The command's words, once the program exists and the format is known (UsageError)."""
+    from flowsat.process import command_words  # here: the command line imports this
+    from flowsat.result import UsageError  # package for its options, at every start
+
+    if program_format not in FORMATS:
+        raise UsageError(f"unknown program format {program_format!r}; choose from "
+                         f"{', '.join(FORMATS)}")
+    return command_words(command, "solver program")
+
+
+class Program:
+    """A solver program as a backend (`flowsat.backend.Backend`)."""
+
+    name: ClassVar[str] = "program"
+    Options: ClassVar[type] = ProgramOptions
+    kinds: ClassVar[frozenset[str] | None] = None  # refused in `backend.solve`, saying why
+    outside: ClassVar[bool] = True  # a wrong answer is the program's error, not a bug
+    argument: ClassVar[str | None] = "command"
+    observes: ClassVar[bool] = False
+    engine: ClassVar[str] = "flowsat.program.backend"
+
+    def options(self, **given: Any) -> ProgramOptions:
+        return made(self, given)
+
+    def solve(self, puzzle: Puzzle, options: ProgramOptions, rules: Rules, limits: Limits,
+              observe: Observer | None = None) -> Result:
+        from flowsat.program.backend import solve
+
+        return solve(puzzle, options, rules, limits)
+
+
+BACKEND = Program()

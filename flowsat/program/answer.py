@@ -10,7 +10,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from flowsat.puzzle.model import EMPTY, Cell, Paths, Puzzle
+from flowsat.puzzle.model import EMPTY, Cell, Paths, Puzzle, solution_grid
+from flowsat.puzzle.rules import Rules
+from flowsat.result import Result
 
 NO_SOLUTION = ("IMPOSSIBLE", "UNSOLVABLE")
 GAVE_UP = "UNKNOWN"
@@ -64,7 +66,7 @@ def shorten(text: str, limit: int = 80) -> str:
     return repr(flat if len(flat) <= limit else flat[:limit] + "...")
 
 
-def trace(puzzle: Puzzle, rows: tuple[str, ...], allow_self_touch: bool) -> Paths:
+def trace(puzzle: Puzzle, rows: tuple[str, ...], rules: Rules) -> Paths:
     """Each color's path from one of its dots to the other through the cells labelled with it;
     Untraceable with the first problem. Without self-touch a label's cells form a simple chain
     and the walk is forced; with it, a path is searched for (a step budget bounds the search)."""
@@ -79,17 +81,17 @@ def trace(puzzle: Puzzle, rows: tuple[str, ...], allow_self_touch: bool) -> Path
             cells.setdefault(label, set()).add((r, c))
     paths = {}
     for color, (start, goal) in puzzle.dots.items():
-        path = walk(puzzle, cells.get(color, set()), start, goal, allow_self_touch)
+        path = walk(puzzle, cells.get(color, set()), start, goal, rules)
         if path is None:
             raise Untraceable(f"the cells labelled {color!r} do not make one path from "
-                              f"{start} to {goal}" + ("" if allow_self_touch else
+                              f"{start} to {goal}" + ("" if rules.self_touch else
                                                       " without touching itself"))
         paths[color] = path
     return paths
 
 
 def walk(puzzle: Puzzle, cells: set[Cell], start: Cell, goal: Cell,
-         allow_self_touch: bool) -> list[Cell] | None:
+         rules: Rules) -> list[Cell] | None:
     """A path from start to goal through every one of the cells, depth first within a budget;
     without self-touch, only where each step has a single way on."""
     if start not in cells or goal not in cells:
@@ -104,14 +106,25 @@ def walk(puzzle: Puzzle, cells: set[Cell], start: Cell, goal: Cell,
     for _ in range(TRACE_BUDGET):
         if path[-1] == goal and len(path) == len(cells):
             return path
-        if ways[-1] and (allow_self_touch or len(ways[-1]) == 1):
+        if ways[-1] and (rules.self_touch or len(ways[-1]) == 1):
             cell = ways[-1].pop()
             path.append(cell)
             on.add(cell)
             ways.append(steps(cell))
-        elif len(path) > 1 and allow_self_touch:
+        elif len(path) > 1 and rules.self_touch:
             on.discard(path.pop())
             ways.pop()
         else:
             return None
     return None
+
+
+def answer_rows(puzzle: Puzzle, result: Result) -> str:
+    """A result as solver programs give their answer (what `read_answer` reads): `W H` and the
+    rows of labels, `UNSOLVABLE`, or `UNKNOWN` and why; a blank line after it."""
+    if result.status == "solved":
+        return "\n".join([f"{puzzle.width} {puzzle.height}",
+                          *solution_grid(puzzle, result.paths or {}), ""])
+    if result.status == "unsolvable":
+        return "UNSOLVABLE\n"
+    return f"UNKNOWN {result.status}" + (f": {result.error}" if result.error else "") + "\n"

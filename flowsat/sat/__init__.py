@@ -11,14 +11,10 @@ from flowsat.sat.backend import BACKEND, can_stop
 from flowsat.sat.options import DEFAULT_ENCODING, DEFAULT_SOLVER
 from flowsat.sat.options import SatOptions as Options
 
-DEFAULTS = {"encoding": DEFAULT_ENCODING, "solver": DEFAULT_SOLVER}  # what a result names
-LAZY = {"encode": "flowsat.sat.formula", "SOLVERS": "flowsat.sat.oracle",
-        "solve": "flowsat.sat.search"}
-# Until `flowsat.solve` goes through BACKEND: what its `solve(puzzle, "sat", ...)` passes on
-OPTIONS = (*Options.__dataclass_fields__, "observe", "max_memory")
+LAZY = {"encode": "flowsat.sat.formula", "SOLVERS": "flowsat.sat.oracle"}
 
-__all__ = ["BACKEND", "DEFAULT_ENCODING", "DEFAULT_SOLVER", "OPTIONS", "SOLVERS", "Options",
-           "can_stop", "encode", "solve"]
+__all__ = ["BACKEND", "DEFAULT_ENCODING", "DEFAULT_SOLVER", "SOLVERS", "Options", "can_stop",
+           "encode"]
 
 
 def __getattr__(name: str):

@@ -22,6 +22,9 @@ class SatBackend:
     Options: ClassVar[type] = SatOptions
     kinds: ClassVar[frozenset[str] | None] = None
     outside: ClassVar[bool] = False
+    argument: ClassVar[str | None] = None
+    observes: ClassVar[bool] = True
+    engine: ClassVar[str] = "flowsat.sat.search"
 
     def options(self, **given: Any) -> SatOptions:
         """The options, each checked once (`flowsat.sat.options.checked`)."""

@@ -12,7 +12,6 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
-from typing import Any
 
 import numpy as np
 
@@ -27,7 +26,7 @@ from flowsat.sat.deduce import OFF, ON, RESIDUE_SHARE, Propagation, corners_hold
 from flowsat.sat.encoder import Encoder
 from flowsat.sat.estimate import Size, deduction_mb, formula_size, size_of
 from flowsat.sat.formula import Encoding, cell_count, encode
-from flowsat.sat.options import DEDUCE_FROM, SatOptions, checked
+from flowsat.sat.options import DEDUCE_FROM, SatOptions
 from flowsat.sat.oracle import FromScratch, Oracle, open_oracle, solver_name
 from flowsat.sat.spec import load_spec
 
@@ -56,15 +55,6 @@ def search(puzzle: Puzzle, limit: int, options: SatOptions = DEFAULTS,
     status `limit`.
     """
     return Search(puzzle, limit, options, rules, limits, known, observe).run()
-
-
-def solve(puzzle: Puzzle, *, rules: Rules = DEFAULT_RULES, timeout: float | None = None,
-          max_memory: float | None = None, observe: Observer | None = None,
-          **given: Any) -> Result:
-    """The keyword entry `flowsat.solve` calls until it goes through `flowsat.sat.BACKEND`
-    (then it goes): the options made and checked, the limits apart."""
-    return search(puzzle, 1, checked(**given), rules, Limits(timeout, max_memory),
-                  observe=observe)[0]
 
 
 class Search:

@@ -5,23 +5,45 @@ and moves of `state.py`, with the link propagation of `links.py` and the checks 
 registry `checks/` (every switch: a module each); `options.py` makes the backend's options,
 the switches, presets and stats from that registry. `algorithm.py` is the search (queue,
 limits, stats), `board.py` the bitboards all stand on, and `backend.py` turns a puzzle and
-options into a problem and the outcome into a `Result`. Its options (`Options`) are light to
-import; the backend is imported on first use of `solve`.
+options into a problem and the outcome into a `Result`. The backend object (`BACKEND`) and its
+options are light to import; the search is imported on first use of `solve`.
 """
 
-from flowsat.search.options import DEFAULT_PRESET, PRESETS, SWITCHES
-from flowsat.search.options import SearchOptions as Options
+from __future__ import annotations
 
-OPTIONS = (*Options.__dataclass_fields__, "observe")  # what `flowsat solve` may pass to solve()
-DEFAULTS = {"preset": DEFAULT_PRESET}  # what a result names when no option was given
-LAZY = ("solve",)
+from typing import TYPE_CHECKING, Any, ClassVar
 
-__all__ = ["DEFAULT_PRESET", "OPTIONS", "PRESETS", "SWITCHES", "Options", "solve"]
+from flowsat.backend import Limits, Observer, made
+from flowsat.search.checks import EVERY
+from flowsat.search.options import DEFAULT_PRESET, PRESETS, SWITCHES, SearchOptions
+
+if TYPE_CHECKING:
+    from flowsat.puzzle.model import Puzzle
+    from flowsat.puzzle.rules import Rules
+    from flowsat.result import Result
+
+__all__ = ["BACKEND", "DEFAULT_PRESET", "PRESETS", "SWITCHES", "SearchOptions"]
 
 
-def __getattr__(name: str):
-    if name not in LAZY:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from flowsat.search import backend
+class Search:
+    """The best-first backend (`flowsat.backend.Backend`)."""
 
-    return getattr(backend, name)
+    name: ClassVar[str] = "astar"
+    Options: ClassVar[type] = SearchOptions
+    kinds: ClassVar[frozenset[str]] = EVERY  # what the bitboards know (`board.KINDS`)
+    outside: ClassVar[bool] = False
+    argument: ClassVar[str | None] = None
+    observes: ClassVar[bool] = True
+    engine: ClassVar[str] = "flowsat.search.backend"
+
+    def options(self, **given: Any) -> SearchOptions:
+        return made(self, given)
+
+    def solve(self, puzzle: Puzzle, options: SearchOptions, rules: Rules, limits: Limits,
+              observe: Observer | None = None) -> Result:
+        from flowsat.search.backend import solve
+
+        return solve(puzzle, options, rules, limits, observe)
+
+
+BACKEND = Search()

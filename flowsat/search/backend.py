@@ -1,4 +1,4 @@
-"""The best-first backend: puzzle and switches in, `Result` out.
+"""The best-first backend: puzzle, options, rules and limits in, `Result` out.
 
 Turns a puzzle into a `FlowProblem` (which dot of each pair starts, the color priority, the
 hint), runs `best_first` on it with the limits, and turns the final state back into paths.
@@ -8,34 +8,31 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
 
+from flowsat.backend import Limits, Observer
 from flowsat.memory import cap_mb, shown
 from flowsat.puzzle.formats import PuzzleError, cell_error, read_text, text_lines
 from flowsat.puzzle.model import EMPTY, Cell, Paths, Puzzle
-from flowsat.puzzle.rules import DEFAULT_RULES, Rules
+from flowsat.puzzle.rules import Rules
 from flowsat.result import Result, UsageError
 from flowsat.search.algorithm import best_first
-from flowsat.search.board import KINDS, Board, GraphBoard
-from flowsat.search.options import DEFAULT_PRESET, configure, switches_of
+from flowsat.search.board import Board, GraphBoard
+from flowsat.search.options import SearchOptions
 from flowsat.search.problem import FlowProblem
 
-Observer = Callable[[str, Paths, list[list[Cell]]], None]  # (event, paths, cycles)
 PEAKS = ("max_queue", "memory_mb")  # stats that are peaks, not counts
 
 
-def solve(puzzle: Puzzle, *, rules: Rules = DEFAULT_RULES, timeout: float | None = None,
-          observe: Observer | None = None, preset: str = DEFAULT_PRESET,
-          order: str | None = None, random_order: int | None = None,
-          hint: str | Path | None = None, max_nodes: int | None = None,
-          max_memory: float | None = None, **switches: Any) -> Result:
+def solve(puzzle: Puzzle, options: SearchOptions, rules: Rules, limits: Limits,
+          observe: Observer | None = None) -> Result:
     """A solution of the puzzle by best-first search, or why there is none."""
     start = time.perf_counter()
-    refuse_other_kinds(puzzle, rules)
-    config = configure(preset, switches)
-    cap = cap_mb(max_memory)
+    config = {f.name: getattr(options, f.name) for f in fields(options)}
+    config["hint"] = None if options.hint is None else str(options.hint)
+    cap = cap_mb(limits.max_memory)
     tables = Board.tables_mb(puzzle.height, puzzle.width, 1 + bool(puzzle.board.bridges))
     if tables > cap:
         return Result("limit", stats={"memory_mb": round(tables, 1),
@@ -45,29 +42,30 @@ def solve(puzzle: Puzzle, *, rules: Rules = DEFAULT_RULES, timeout: float | None
                             f"memory cap of {shown(cap)} (--max-memory)", config=config)
     board = board_of(puzzle)
     letters = list(puzzle.dots)
-    starts, goals = orient(board, puzzle, config["outside_in"])
-    priority = color_priority(board, starts, goals, config["autosort"], random_order)
-    if order:
-        priority = user_priority(letters, order, priority)
-    hinted = read_hint(hint, puzzle, board) if hint is not None else None
+    starts, goals = orient(board, puzzle, options.outside_in)
+    priority = color_priority(board, starts, goals, options.autosort, options.random_order)
+    if options.order:
+        priority = user_priority(letters, options.order, priority)
+    hinted = read_hint(options.hint, puzzle, board) if options.hint is not None else None
+    max_nodes = options.max_nodes
     # with cells left empty, a bounded search for a solution with every cell filled comes
     # first (`flowsat.search.checks.empty`), then the complete one
-    fills = [True, False] if not rules.fill_all and config["fill_first"] else [rules.fill_all]
+    fills = [True, False] if not rules.fill_all and options.fill_first else [rules.fill_all]
     stats: dict[str, Any] = {}
     for fill_all in fills:
-        budget = max_nodes if fill_all == rules.fill_all else config["fill_first"]
+        budget = max_nodes if fill_all == rules.fill_all else options.fill_first
         if max_nodes is not None:
             budget = min(budget, max_nodes - stats.get("nodes", 0))
-        problem = FlowProblem(board, starts, goals, priority,
-                              switches_of(config, rules.self_touch, not fill_all),
-                              user_order=bool(order), hint=hinted)
+        problem = FlowProblem(board, starts, goals, priority, options,
+                              replace(rules, fill_all=fill_all),
+                              user_order=bool(options.order), hint=hinted)
         on_expand = None
         if observe is not None:
             def on_expand(state, problem=problem):
                 observe("expand", named(letters, problem.paths(state)), [])
-        outcome = best_first(problem, breadth_first=config["breadth_first"], max_nodes=budget,
+        outcome = best_first(problem, breadth_first=options.breadth_first, max_nodes=budget,
                              max_memory=cap, held_mb=tables,
-                             deadline=None if timeout is None else start + timeout,
+                             deadline=None if limits.timeout is None else start + limits.timeout,
                              on_expand=on_expand)
         stats = added(stats, {**outcome.stats, **problem.stats})
         if fill_all != rules.fill_all:
@@ -76,8 +74,6 @@ def solve(puzzle: Puzzle, *, rules: Rules = DEFAULT_RULES, timeout: float | None
         if outcome.status != "unsolvable" and not spent:  # else on to the next search
             break
     stats["total_s"] = round(time.perf_counter() - start, 6)
-    config.update(order=order, random_order=random_order, max_nodes=max_nodes,
-                  max_memory=max_memory, hint=None if hint is None else str(hint))
     paths = named(letters, problem.paths(outcome.state)) if outcome.status == "solved" else None
     return Result(outcome.status, paths, stats, outcome.reason, config)
 
@@ -86,13 +82,6 @@ def added(stats: dict[str, Any], more: dict[str, Any]) -> dict[str, Any]:
     """The stats of two searches run in turn: counts added, peaks the larger."""
     return {**stats, **{key: max(stats.get(key, 0), value) if key in PEAKS
                         else stats.get(key, 0) + value for key, value in more.items()}}
-
-
-def refuse_other_kinds(puzzle: Puzzle, rules: Rules) -> None:
-    """A usage error for a kind of board the search's bitboards do not know."""
-    if not set(puzzle.kind.split("+")) <= KINDS:
-        raise UsageError(f"the astar backend solves {', '.join(sorted(KINDS))} boards, "
-                         f"not {puzzle.kind} boards; use the sat backend")
 
 
 def board_of(puzzle: Puzzle) -> Board:

@@ -1,16 +1,15 @@
 """The search's options, made from the registry of switches (`flowsat.search.checks`): the
-backend's options as data (`SearchOptions`, the fields `flowsat solve`'s command line is made
-from, like every backend's), the `Switches` the problem reads, the presets and the stats.
+backend's options (`SearchOptions`, the fields `flowsat solve`'s command line is made from,
+like every backend's, and what the problem reads), the presets and the stats.
 """
 
 from __future__ import annotations
 
 from dataclasses import make_dataclass, replace
-from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from flowsat.options import MAX_MEMORY, MAX_NODES, MEMORY_HELP, check_options, option
+from flowsat.options import MAX_NODES, option
 from flowsat.result import UsageError
 from flowsat.search.checks import PRESET_NAMES, REGISTRY, Switch
 
@@ -48,8 +47,18 @@ def switch_help(switch: Switch) -> str:
     return f"turn off: {switch.help}." if switch.presets else f"{switch.help}."
 
 
+def resolved(options: Any) -> None:
+    """Check the preset and set every switch not given to the preset's value: the options
+    are whole once made."""
+    if options.preset not in PRESETS:
+        raise UsageError(f"unknown preset {options.preset!r}; choose from {', '.join(PRESETS)}")
+    for name, value in PRESETS[options.preset].items():
+        if getattr(options, name) is None:
+            object.__setattr__(options, name, value)
+
+
 SearchOptions = make_dataclass("SearchOptions", [
-    ("preset", str | None, option(PRESET_TEXT)),
+    ("preset", str, option(PRESET_TEXT, default=DEFAULT_PRESET)),
     *map(switch_field, REGISTRY),
     ("order", str | None, option("move the colors in this order (letters).")),
     ("random_order", int | None, option("shuffle the color order with this seed.")),
@@ -57,59 +66,15 @@ SearchOptions = make_dataclass("SearchOptions", [
                                  "fixed.")),
     ("max_nodes", int | None, option("stop after this many expanded states (exit 3).",
                                      bounds=MAX_NODES)),
-    ("max_memory", float | None, option(MEMORY_HELP, bounds=MAX_MEMORY)),
-], frozen=True)
+], frozen=True, namespace={"__post_init__": resolved})
 SearchOptions.__module__ = __name__
-SearchOptions.__doc__ = """What `solve(puzzle, "astar", ...)` takes besides the rule and the
-timeout (None: the preset's choice, or no limit): the preset, a field for every switch of the
-registry, and the rest. A switch that is on in a preset is turned off by its `--no-...` flag."""
+SearchOptions.__doc__ = """What the search does besides the rules and the limits: the preset
+(default `full`), a field for every switch of the registry (None when made: the preset's
+value), and the rest. A switch that is on in a preset is turned off by its `--no-...` flag."""
 
 
-if TYPE_CHECKING:
-    Switches = Any  # the class `switches_class` makes
-
-
-@cache
-def switches_class() -> type:
-    """`Switches`, made on first use: by a search, not by every run that imports the options
-    (a dataclass of some 20 fields costs a few milliseconds to make)."""
-    made = make_dataclass(
-        "Switches", [("allow_self_touch", bool, False), ("allow_empty", bool, False),
-                     *((s.name, type(s.on), s.value_in(DEFAULT_PRESET)) for s in REGISTRY)],
-        frozen=True)
-    made.__module__ = __name__
-    made.__doc__ = ("What the search does: the rules and each switch (defaults: the default "
-                    "preset).")
-    return made
-
-
-def __getattr__(name: str) -> Any:
-    if name != "Switches":
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return switches_class()
-
-
-def configure(preset: str, given: dict[str, Any]) -> dict[str, Any]:
-    """The switches in effect: the preset's, overridden by those given."""
-    if preset not in PRESETS:
-        raise UsageError(f"unknown preset {preset!r}; choose from {', '.join(PRESETS)}")
-    unknown = set(given) - set(SWITCHES)
-    if unknown:
-        raise UsageError(f"unknown search option {sorted(unknown)[0]!r}")
-    check_options(SearchOptions, given)
-    return {"preset": preset, **PRESETS[preset], **given}
-
-
-def switches_of(config: dict[str, Any], allow_self_touch: bool = False,
-                allow_empty: bool = False) -> Switches:
-    """The `Switches` of a configuration (see `configure`) under the rules."""
-    return switches_class()(allow_self_touch, allow_empty,
-                            **{name: config[name] for name in SWITCHES})
-
-
-def for_kinds(switches: Switches, kinds: frozenset[str]) -> Switches:
-    """The switches with those that do not hold on a board of these kinds, or under the
-    switches' rule on cells, turned off."""
-    fill_all = not switches.allow_empty
-    return replace(switches, **{s.name: s.off for s in REGISTRY
-                                if not s.holds_for(kinds) or not s.holds_under(fill_all)})
+def for_kinds(options: SearchOptions, kinds: frozenset[str], fill_all: bool) -> SearchOptions:
+    """The options with the switches that do not hold on a board of these kinds, or under
+    the rule on cells, turned off."""
+    return replace(options, **{s.name: s.off for s in REGISTRY
+                               if not s.holds_for(kinds) or not s.holds_under(fill_all)})

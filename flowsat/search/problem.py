@@ -13,10 +13,11 @@ extends it, and forces a move only when every solution extending the state makes
 
 from __future__ import annotations
 
+from flowsat.puzzle.rules import DEFAULT_RULES, Rules
 from flowsat.search.board import Board, GraphBoard
 from flowsat.search.checks import REGISTRY
 from flowsat.search.links import NONE_SURE, GraphLinks, Links
-from flowsat.search.options import STATS, Switches, for_kinds
+from flowsat.search.options import STATS, SearchOptions, for_kinds
 from flowsat.search.state import Moves, State
 
 
@@ -24,14 +25,14 @@ class FlowProblem(Moves):
     """A puzzle as a search problem over `State`s (colors are numbers 0..k-1)."""
 
     def __init__(self, board: Board, starts: list[int], goals: list[int], priority: list[int],
-                 switches: Switches, user_order: bool = False,
+                 options: SearchOptions, rules: Rules = DEFAULT_RULES, user_order: bool = False,
                  hint: dict[int, int] | None = None):
-        switches = for_kinds(switches, board.kinds)  # what holds on this board and rule
+        switches = for_kinds(options, board.kinds, rules.fill_all)  # what holds here
         # with shortcuts (cells may stay empty), paths that touch themselves are not searched
         # (`flowsat.search.checks.empty`); a hint may fix a cell a shortcut would skip
-        touch = switches.allow_self_touch and not (switches.shortcuts and not hint)
-        super().__init__(board, starts, goals, priority, touch, user_order, hint,
-                         not switches.allow_empty)
+        touch = rules.self_touch and not (switches.shortcuts and not hint)
+        super().__init__(board, starts, goals, priority, Rules(touch, rules.fill_all),
+                         user_order, hint)
         self.sw = switches
         self.stats = dict.fromkeys(STATS, 0)
         links = GraphLinks if isinstance(board, GraphBoard) else Links

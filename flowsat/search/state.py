@@ -10,6 +10,7 @@ board, the dots and the rules, and makes moves on states in place.
 from __future__ import annotations
 
 from flowsat.puzzle.model import Paths
+from flowsat.puzzle.rules import DEFAULT_RULES, Rules
 from flowsat.search.board import Board, indices
 
 Move = tuple[int, int, bool]  # color, cell, at the tail
@@ -45,15 +46,15 @@ class Moves:
     (colors are numbers 0..k-1)."""
 
     def __init__(self, board: Board, starts: list[int], goals: list[int], priority: list[int],
-                 allow_self_touch: bool = False, user_order: bool = False,
-                 hint: dict[int, int] | None = None, fill_all: bool = True):
+                 rules: Rules = DEFAULT_RULES, user_order: bool = False,
+                 hint: dict[int, int] | None = None):
         self.board, self.starts, self.goals = board, starts, goals
-        self.fill_all = fill_all  # every cell filled, or cells may stay empty
+        self.fill_all = fill_all = rules.fill_all  # every cell filled, or cells may stay empty
         # with cells left empty, for each flow: each cell's steps from its goal dot
         self.apart = [] if fill_all else [steps_from(board, g) for g in goals]
         self.priority, self.user_order = priority, user_order  # colors, first tried first
         self.all_done = (1 << len(starts)) - 1
-        self.touch = not allow_self_touch
+        self.touch = not rules.self_touch
         self.dots = sum(1 << i for i in starts + goals)
         # hint: cell -> color; a hinted cell is closed to every other color and preferred by
         # its own color

@@ -2,8 +2,11 @@
 
 import os
 
-OPTIONS = ()
+from tests.bench_backends import Plain
 
 
-def solve(puzzle, *, rules=None, timeout=None):
+def solve(puzzle, options=None, observe=None):
     os._exit(3)
+
+
+BACKEND = Plain("dies", solve)

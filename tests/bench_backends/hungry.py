@@ -1,7 +1,10 @@
 """Runs out of memory, as a backend past every cap would."""
 
-OPTIONS = ()
+from tests.bench_backends import Plain
 
 
-def solve(puzzle, *, rules=None, timeout=None):
+def solve(puzzle, options=None, observe=None):
     raise MemoryError
+
+
+BACKEND = Plain("hungry", solve)

@@ -3,10 +3,12 @@
 import time
 
 from flowsat.result import Result
+from tests.bench_backends import Plain
 
-OPTIONS = ()
 
-
-def solve(puzzle, *, rules=None, timeout=None):
+def solve(puzzle, options=None, observe=None):
     time.sleep(0.05)
     return Result("limit", stats={"nodes": puzzle.width * puzzle.height})
+
+
+BACKEND = Plain("naps", solve)

@@ -1,7 +1,10 @@
 """Raises an exception, as a buggy backend would."""
 
-OPTIONS = ()
+from tests.bench_backends import Plain
 
 
-def solve(puzzle, *, rules=None, timeout=None):
+def solve(puzzle, options=None, observe=None):
     raise RuntimeError(f"broken on {puzzle.name}")
+
+
+BACKEND = Plain("raises", solve)

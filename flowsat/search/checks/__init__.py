@@ -3,8 +3,8 @@ module each), the rules of the link propagation, and the search's choices (`choi
 
 Each module of this package declares `SWITCHES`, a tuple of `Switch`; `REGISTRY` gathers them
 in their `order`. `flowsat.search.options` makes from it the backend's options (a field per
-switch, hence its command-line flag), the `Switches` the problem reads, the presets and the
-`pruned_*` stats, and the problem runs the checks that are on and hold for its board's kinds
+switch, hence its command-line flag; what the problem reads), the presets and the `pruned_*`
+stats, and the problem runs the checks that are on and hold for its board's kinds
 and its rule on cells (`fills`: a check that holds only when every cell is filled says why in
 its module).
 Adding a check is adding a module here.

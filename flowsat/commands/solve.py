@@ -1,0 +1,247 @@
+"""`flowsat solve`: puzzle files through a backend, each answer checked, shown as text, JSON
+lines or a solver program's rows. Its backend options are made from the fields of every
+backend's options (`flowsat.backend`)."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import json
+import os
+import sys
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import Field, fields
+from enum import StrEnum
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, get_type_hints
+
+import typer
+
+from flowsat.backend import REGISTRY, Backend, Limits, chosen, loaded
+from flowsat.commands.common import (
+    EXIT,
+    EXIT_STATUS,
+    AllowEmpty,
+    AllowSelfTouch,
+    MaxCells,
+    PngTarget,
+    SvgTarget,
+    bounded,
+    open_pictures,
+    save,
+    usage_error,
+)
+from flowsat.memory import for_good
+from flowsat.options import DELAY, MAX_MEMORY, MEMORY_HELP, TEXT_TIMEOUT_S, TIMEOUT
+from flowsat.puzzle import MAX_CELLS, Puzzle, PuzzleError, expand_paths, read_puzzles
+from flowsat.puzzle.rules import Rules
+from flowsat.render.text import draw, summary
+from flowsat.result import Result, UsageError, error_record, record_json, to_record
+from flowsat.sat import can_stop
+from flowsat.solve import blame, run
+
+if TYPE_CHECKING:
+    from flowsat.render.animate import Replay
+
+# the replay and the rows format are imported where they are used: few runs need them
+group = typer.Typer()
+
+
+class SolveFormat(StrEnum):
+    text = "text"
+    json = "json"
+    rows = "rows"
+
+
+BACKEND_OPTIONS = {name: importlib.import_module(module).BACKEND.Options  # light: the backends'
+                   for name, module in REGISTRY.items()}  # packages import their options only
+
+
+def with_backend_options(command: Callable[..., None]) -> inspect.Signature:
+    """The command's signature with an option for every field of every backend's options
+    in place of its `**given` (a name two backends share is one option)."""
+    signature = inspect.signature(command, eval_str=True)
+    owners = Counter(f.name for options in BACKEND_OPTIONS.values() for f in flags(options))
+    made: dict[str, inspect.Parameter] = {}
+    for backend, options in BACKEND_OPTIONS.items():
+        kinds = get_type_hints(options)
+        for f in flags(options):
+            parameter = option_parameter(backend if owners[f.name] == 1 else None, f,
+                                         kinds[f.name])
+            made.setdefault(parameter.name, parameter)
+    own = [p for p in signature.parameters.values() if p.kind is not p.VAR_KEYWORD]
+    signature = signature.replace(parameters=own + list(made.values()))
+    # typer reads the annotations too: as objects, not strings it must compile and eval again
+    command.__annotations__ = {p.name: p.annotation for p in signature.parameters.values()}
+    return signature
+
+
+def flags(options: type) -> list[Field]:
+    """The fields of a backend's options that are command-line options (those with a help
+    text: not a program's command, which `--backend program:COMMAND` gives)."""
+    return [f for f in fields(options) if f.metadata.get("help")]
+
+
+def option_parameter(backend: str | None, f: Field, kind: object) -> inspect.Parameter:
+    """The command-line option of one field: a flag for a switch, else a value, checked
+    against the field's bounds; its help names the backend it is for (None: several)."""
+    text = f"{backend}: {f.metadata['help']}" if backend else f.metadata["help"]
+    flag, bounds = f.metadata["flag"], f.metadata["bounds"]
+    if flag:
+        return inspect.Parameter(switch_name(flag), inspect.Parameter.KEYWORD_ONLY, default=False,
+                                 annotation=Annotated[bool, typer.Option(flag, help=text)])
+    checked = {"callback": bounded(bounds)} if bounds else {}
+    if f.metadata["choices"]:  # listed as click lists an enum's: [grid|numberlink]
+        kind = StrEnum(f.name, {c: c for c in sorted(f.metadata["choices"])}) | None
+    return inspect.Parameter(f.name, inspect.Parameter.KEYWORD_ONLY, default=None,
+                             annotation=Annotated[kind, typer.Option(help=text, **checked)])
+
+
+def switch_name(flag: str) -> str:
+    return flag.removeprefix("--").replace("-", "_")
+
+
+def backend_options(given: dict[str, object]) -> dict[str, object]:
+    """The backends' options given on the command line, by field: a `--no-X` switch given is
+    False, another switch True; what was not given is left out (the backend's default)."""
+    chosen = {}
+    for options in BACKEND_OPTIONS.values():
+        for f in flags(options):
+            flag = f.metadata["flag"]
+            value = ((not flag.startswith("--no-")) if given.get(switch_name(flag)) else None
+                     ) if flag else given.get(f.name)
+            if value is not None:
+                chosen[f.name] = value.value if isinstance(value, StrEnum) else value
+    return chosen
+
+
+@group.command(help=f"Solve puzzle files (folders: every *.txt below them).\n\n{EXIT_STATUS}")
+def solve(
+    files: Annotated[list[Path], typer.Argument(help="Puzzle files or folders.")],
+    backend: Annotated[str, typer.Option(
+        help="Backend: sat, astar, or program:COMMAND (any solver program).")] = "sat",
+    timeout: Annotated[float | None, typer.Option(
+        callback=bounded(TIMEOUT), help=f"Seconds per puzzle before giving up (default: "
+        f"{TEXT_TIMEOUT_S:g} with text output, none with JSON).")] = None,
+    allow_self_touch: AllowSelfTouch = False,
+    allow_empty: AllowEmpty = False,
+    fmt: Annotated[SolveFormat, typer.Option(
+        "--format", help="text, one JSON object a line, or rows: each solved board as 'W H' "
+        "and rows of labels (else UNSOLVABLE, or UNKNOWN and why), as solver programs answer.")
+                   ] = SolveFormat.text,
+    color: Annotated[bool | None, typer.Option(
+        "--color/--no-color", help="ANSI colors (default: when stdout is a terminal).")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the status line a puzzle.")
+                     ] = False,
+    max_cells: MaxCells = MAX_CELLS,
+    svg: SvgTarget = None,
+    png: PngTarget = None,
+    animate: Annotated[bool, typer.Option(
+        "--animate", help="Replay the solve in the terminal: the search states on the way to "
+        "the solution, the SAT models with cycles.")] = False,
+    show_cycles: Annotated[bool, typer.Option(
+        "--show-cycles", help="With --animate: draw the cycles of each SAT model.")] = False,
+    fast: Annotated[bool, typer.Option("--fast", help="With --animate: four times faster.")
+                    ] = False,
+    delay: Annotated[float | None, typer.Option(
+        callback=bounded(DELAY),
+        help="With --animate: seconds a search state stays on screen (default 0.1).")
+                     ] = None,
+    max_memory: Annotated[float | None, typer.Option(
+        callback=bounded(MAX_MEMORY), help=MEMORY_HELP)] = None,
+    **given: object,
+) -> None:
+    given = backend_options(given)  # only what was given goes to the backend
+    rules = Rules(allow_self_touch, fill_all=not allow_empty)
+    if timeout is None and fmt is SolveFormat.text and can_stop(given.get("solver")):
+        timeout = TEXT_TIMEOUT_S
+    files = expand_paths(files) if files else []
+    try:
+        found, options = chosen(backend, **given)
+        limits = Limits(timeout, max_memory)
+        check_animation(animate, show_cycles or fast or delay is not None, fmt, found)
+        pics = open_pictures(svg, png, files, max_cells)
+    except UsageError as err:
+        usage_error(err)
+    replaying = animate and (sys.stdout.isatty() or color is True)
+    color = sys.stdout.isatty() if color is None else color
+    if replaying:
+        from flowsat.render.animate import Replay
+    for_good(lambda: loaded(found))  # the backend's work imported now, kept out of the collector
+    worst = 0
+    for file in files:
+        for item in read_puzzles(file, max_cells):
+            if isinstance(item, PuzzleError):
+                report_error(item, fmt, backend, rules)
+                worst = max(worst, EXIT["input"])
+                continue
+            replay = Replay(item, delay=delay, fast=fast, color=color,
+                            show_cycles=show_cycles) if replaying else None
+            result = run_one(item, found, options, given, rules, limits, replay)
+            if isinstance(result, PuzzleError):  # a --hint file that does not fit the puzzle
+                report_error(result, fmt, backend, rules)
+                worst = max(worst, EXIT["input"])
+                continue
+            solution = result.paths if result.status == "solved" else None
+            if replay:
+                replay.play(solution)
+            emit(item, result, backend, fmt, color, quiet, rules)
+            if pics:
+                save(pics, item, solution)
+            worst = max(worst, EXIT[blame(result.status, found) or result.status])
+    raise typer.Exit(worst)
+
+
+solve.__signature__ = with_backend_options(solve)
+
+
+def run_one(puzzle: Puzzle, backend: Backend, options: object, given: dict, rules: Rules,
+            limits: Limits, observe: Replay | None = None) -> Result | PuzzleError:
+    """The checked result, or an `error` result naming the bug (and the options given); usage
+    errors end the run."""
+    try:
+        return run(puzzle, backend, options, rules, limits, observe)
+    except PuzzleError as err:
+        return err
+    except UsageError as err:
+        usage_error(err)
+    except AssertionError as err:  # a solution that failed the checker, a broken model
+        if os.environ.get("FLOWSAT_DEBUG"):
+            raise
+        message = f"internal error (a bug): {err}"
+        typer.echo(f"{puzzle.file}:{puzzle.line}:1: {message}", err=True)
+        return Result("error", error=message, config=given)
+
+
+def emit(puzzle: Puzzle, result: Result, backend: str, fmt: SolveFormat, color: bool,
+         quiet: bool, rules: Rules) -> None:
+    if fmt is SolveFormat.json:
+        typer.echo(record_json(to_record(puzzle, result, backend, rules)))
+    elif fmt is SolveFormat.rows:
+        from flowsat.program.answer import answer_rows
+
+        typer.echo(answer_rows(puzzle, result))
+    else:
+        typer.echo(summary(puzzle, result, backend, rules))
+        if result.status == "solved" and not quiet:
+            typer.echo(draw(puzzle, result.paths, color) + "\n", color=color)
+    sys.stdout.flush()
+
+
+def check_animation(animate: bool, animate_options: bool, fmt: SolveFormat,
+                    backend: Backend) -> None:
+    """A UsageError for options that do not go together with --animate or without it."""
+    if animate_options and not animate:
+        raise UsageError("--show-cycles, --fast and --delay go with --animate")
+    if animate and fmt is not SolveFormat.text:
+        raise UsageError(f"--animate draws text: it does not go with --format {fmt.value}")
+    if animate and not backend.observes:
+        raise UsageError(f"--animate does not apply to the {backend.name} backend")
+
+
+def report_error(err: PuzzleError, fmt: SolveFormat, backend: str, rules: Rules) -> None:
+    typer.echo(str(err), err=True)
+    if fmt is SolveFormat.json:
+        typer.echo(json.dumps(error_record(err.file, err.index, str(err), backend, rules),
+                              separators=(",", ":")))
