@@ -24,3 +24,12 @@ def handmade_files() -> list[Path]:
 
 def zucker_files() -> list[Path]:
     return sorted(ZUCKER.glob("*.txt")) if ZUCKER.is_dir() else []
+
+
+@pytest.fixture(autouse=True)
+def fresh_compiled_boards():
+    """Each test starts with no compiled board (`flowsat.sat.compiled`): a board met in an
+    earlier test would send a puzzle down the compiled route."""
+    from flowsat.sat.compiled import BOARDS
+
+    BOARDS.clear()

@@ -19,7 +19,7 @@ from flowsat.memory import cap_mb, collector_paused, shown
 from flowsat.puzzle.model import Cell, Paths, Puzzle
 from flowsat.puzzle.rules import DEFAULT_RULES, Rules
 from flowsat.result import Result, UsageError
-from flowsat.sat import cells, links, residue
+from flowsat.sat import cells, compiled, links, residue
 from flowsat.sat import rules as board_rules
 from flowsat.sat.cycles import order
 from flowsat.sat.deduce import OFF, ON, RESIDUE_SHARE, Propagation, corners_hold, counts, propagated
@@ -160,6 +160,9 @@ def search(puzzle: Puzzle, limit: int, *, rules: Rules = DEFAULT_RULES,
     estimate = formula_size(puzzle, spec, rules, cap)
     if estimate is not None and estimate.mb > cap:
         return over_cap(estimate, cap, "would need about", start, config), []
+    if forced is None and (done := compiled.attempt(puzzle, limit, spec, rules, name, cap, trace,
+                                                    deadline, known, max_conflicts, observe)):
+        return finished(*done, start, config)
     formula = encode(puzzle, spec, rules)
     if forced is not None:
         formula.enc.clauses += fixed(formula, forced.propagation.state)
