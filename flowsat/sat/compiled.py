@@ -345,6 +345,8 @@ class Tables:
     bits: list[list[int]]
     ways: list[list[tuple[int, int]]]
     edges: list[tuple[int, int, int]]
+    edge_index: list[int]
+    nodes: int
 
 
 def tables(board: Compiled) -> Tables:
@@ -361,7 +363,7 @@ def tables(board: Compiled) -> Tables:
         ways[j].append((e, i))
         edges.append((e, i, j))
     return Tables(position, (-links.dot[g.nodes]).tolist(), board.cells.bits.tolist(),
-                  ways, edges)
+                  ways, edges, index, len(g.nodes))
 
 
 def assumptions_of(board: Compiled, puzzle: Puzzle) -> list[int]:
@@ -380,33 +382,38 @@ def assumptions_of(board: Compiled, puzzle: Puzzle) -> list[int]:
 
 def walk(board: Compiled, puzzle: Puzzle, model: list[int]
          ) -> tuple[Paths, list[int], list[tuple[int, int, int]]] | None:
-    """The model's paths from each color's first dot, each path's nodes, and (with lazy
-    touch) the unlinked neighbors on one path with their 'apart' literal, walked one linked
-    edge at a time; None where there is more to it (cycles, or a path that breaks: `trace`
-    tells)."""
+    """The model's paths from each color's first dot, each node's path (-1: none), and
+    (with lazy touch) the unlinked neighbors on one path with their 'apart' literal, walked
+    one linked edge at a time (the formula gives a dot one, another node on a path two);
+    None where there is more to it (cycles, or a path that breaks: `trace` tells)."""
     t, width, cells = board.tables, puzzle.width, board.enc.graph.cells
     paths: Paths = {}
     owner = [-1] * len(t.ways)
-    steps = 0
+    on_paths = 0  # the links on the paths
     for k, (color, (a, b)) in enumerate(puzzle.dots.items()):
         cur, end, prev = a[0] * width + a[1], b[0] * width + b[1], -1
         nodes = [cur]
         while cur != end:
-            ahead = [n for e, n in t.ways[cur] if model[e] > 0 and n != prev]
-            if len(ahead) != 1 or owner[ahead[0]] >= 0 or len(nodes) > len(owner):
+            for e, n in t.ways[cur]:
+                if n != prev and model[e] > 0:
+                    break
+            else:
                 return None
-            prev, cur = cur, ahead[0]
-            nodes.append(cur)
-        for n in nodes:
-            owner[n] = k
-        steps += len(nodes) - 1
-        paths[color] = [cells[n] for n in nodes]
-    linked = [(e, i, j) for e, i, j in t.edges if model[e] > 0]
-    if len(linked) != steps:  # links off the paths: cycles
+            if owner[n] >= 0 or len(nodes) > len(owner):
+                return None
+            owner[cur] = k
+            prev, cur = cur, n
+            nodes.append(n)
+        owner[end] = k
+        on_paths += len(nodes) - 1
+        paths[color] = list(map(cells.__getitem__, nodes))
+    if on_paths + len(paths) != t.nodes if board.links.fill_all else on_paths != sum(
+            1 for e in t.edge_index if model[e] > 0):  # links off the paths: cycles
         return None
-    touching = [(i, j, -(e + 1)) for e, i, j in t.edges
-                if owner[i] == owner[j] >= 0 and model[e] < 0] if board.lazy_touch else []
-    return paths, owner, touching
+    if not board.lazy_touch:
+        return paths, owner, []
+    return paths, owner, [(i, j, -1 - e) for e, i, j in t.edges
+                          if owner[i] == owner[j] >= 0 and model[e] < 0]
 
 
 def attempt(puzzle: Puzzle, limit: int, spec: Spec, rules: Rules, solver: str, cap: float,
