@@ -189,3 +189,17 @@ def test_a_board_past_the_memory_cap_takes_the_per_puzzle_route():
     statuses(pack[:2], Rules(), fresh=False)
     result = solve(pack[2], "sat", max_memory=0.01)
     assert result.status == "limit" and result.stats.get("route") != "compiled"
+
+
+def test_a_worn_solver_is_replaced_by_a_fresh_one(monkeypatch):
+    """Each search for more solutions makes a selector variable: past FRESH_VARIABLES of
+    the formula's variables the board is compiled anew for the next puzzle."""
+    monkeypatch.setattr(compiled, "FRESH_VARIABLES", 0.0)
+    pack = plain_pack(6, 4, Rules(), seed=3)
+    search(pack[0], 1)
+    result, _ = search(pack[1], 1)  # nothing blocked: no new variable
+    assert result.stats["route"] == "compiled" and "fresh_solver" not in result.stats
+    result, _ = search(pack[3], 2)
+    assert result.stats["board_puzzles"] == 1 and result.stats["fresh_solver"]
+    result, _ = search(pack[1], 1)
+    assert result.stats["route"] == "compiled" and result.stats["board_puzzles"] == 0

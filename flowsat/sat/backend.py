@@ -157,12 +157,12 @@ def search(puzzle: Puzzle, limit: int, *, rules: Rules = DEFAULT_RULES,
         if forced.residue is not None or forced.propagation is None:
             return by_deduction(forced, limit, name, deadline, known, max_conflicts, start,
                                 config)
-    estimate = formula_size(puzzle, spec, rules, cap)
-    if estimate is not None and estimate.mb > cap:
-        return over_cap(estimate, cap, "would need about", start, config), []
     if forced is None and (done := compiled.attempt(puzzle, limit, spec, rules, name, cap, trace,
                                                     deadline, known, max_conflicts, observe)):
         return finished(*done, start, config)
+    estimate = formula_size(puzzle, spec, rules, cap)
+    if estimate is not None and estimate.mb > cap:
+        return over_cap(estimate, cap, "would need about", start, config), []
     formula = encode(puzzle, spec, rules)
     if forced is not None:
         formula.enc.clauses += fixed(formula, forced.propagation.state)

@@ -39,7 +39,7 @@ from flowsat.sat import card
 from flowsat.sat.cells import Binary
 from flowsat.sat.deduce import corners_hold
 from flowsat.sat.encoder import Encoder, graph
-from flowsat.sat.estimate import Size
+from flowsat.sat.estimate import Size, formula_size
 from flowsat.sat.links import CORNERS, TYPES, Edges
 from flowsat.sat.oracle import DIRECT_ADD, Oracle, release
 from flowsat.sat.rules import corners_written, inside_table
@@ -48,6 +48,12 @@ from flowsat.sat.spec import Spec
 COMPILE_UP_TO = 5_000  # nodes: larger boards are encoded per puzzle (their solve dominates)
 KEEP_BOARDS = 8  # compiled boards kept at once (the least recently used dropped)
 KEEP_CLAUSES = 2_000_000  # and their clauses in all, at most
+# A fresh solver once the kept cuts and touch clauses outnumber the formula's clauses, or the
+# variables made since (differ bits, each search's selector for blocked solutions: every
+# model read is a list of all variables) pass this share of the formula's: reading a 9x9
+# board's model of 874 variables takes 137,000 instructions, compiling it about 3 million,
+# so a quarter more on each of the next ~200 searches costs about as much as a recompile
+FRESH_VARIABLES = 0.25
 SEEN_KEYS = 10_000  # the keys asked for once so far (a board compiles the second time)
 
 
@@ -205,14 +211,22 @@ class Compiled:
     lazy_touch: bool
     clauses: int  # loaded so far (the formula, then cuts and touch clauses)
     literals: int  # of the formula
+    size_at_compile: int  # the formula's clauses
     compile_s: float
+    variables: int = 0  # of the formula
     stated: set[tuple[int, int, int]] = field(default_factory=set)
     puzzles: int = 0  # answered on this solver
     cuts: int = 0  # cycle cuts and touch clauses learned on its puzzles, kept
 
     @property
+    def worn(self) -> bool:
+        """Whether a fresh solver costs less than this one from now on (FRESH_VARIABLES)."""
+        return (self.clauses > 2 * self.size_at_compile or self.enc.top - self.variables
+                > FRESH_VARIABLES * self.variables)
+
+    @property
     def size(self) -> Size:
-        return Size(self.enc.top, self.clauses, self.literals)
+        return Size(self.variables, self.size_at_compile, self.literals)
 
     @cached_property
     def tables(self) -> Tables:
@@ -238,7 +252,7 @@ def compile_board(key: tuple, board: Board, spec: Spec, rules: Rules, solver: st
     size = Size(enc.top, len(enc.clauses), sum(map(len, enc.clauses)))
     sat.clauses, enc.clauses = [], []  # in the solver now
     return Compiled(key, enc, links, cells, sat, switch, lazy_touch, size.clauses,
-                    size.literals, time.perf_counter() - start)
+                    size.literals, size.clauses, time.perf_counter() - start, enc.top)
 
 
 class Boards:
@@ -251,9 +265,11 @@ class Boards:
         self.boards: OrderedDict[tuple, Compiled] = OrderedDict()
         self.seen: OrderedDict[tuple, None] = OrderedDict()
 
-    def get(self, puzzle: Puzzle, spec: Spec, rules: Rules, solver: str) -> Compiled | None:
+    def get(self, puzzle: Puzzle, spec: Spec, rules: Rules, solver: str, cap: float | None = None
+            ) -> Compiled | None:
         """The puzzle's compiled board, made now if it is asked for the second time (None:
-        the first time, or a board that does not fit)."""
+        the first time, or a board that does not fit, or whose formula's estimate passes the
+        memory cap, MB)."""
         key = (puzzle.board, rules, spec, solver, code_bits(len(puzzle.colors)))
         found = self.boards.get(key)
         if found is not None:
@@ -264,7 +280,9 @@ class Boards:
             if len(self.seen) > SEEN_KEYS:
                 self.seen.popitem(last=False)
             return None
-        if not fits(spec, rules, puzzle.board, solver):
+        if not fits(spec, rules, puzzle.board, solver) or (
+                cap is not None and (guess := formula_size(puzzle, spec, rules, cap)) is not None
+                and guess.mb > cap):
             return None
         found = self.boards[key] = compile_board(key, puzzle.board, spec, rules, solver,
                                                  key[-1])
@@ -423,7 +441,7 @@ def attempt(puzzle: Puzzle, limit: int, spec: Spec, rules: Rules, solver: str, c
     """`backend.search` on the puzzle's compiled board, as `backend.finished` takes it
     (answer, solutions, limit, out of budget, stats), or None: the per-puzzle route (the
     board's first puzzle, a board that does not fit or whose formula passes the cap)."""
-    board = BOARDS.get(puzzle, spec, rules, solver)
+    board = BOARDS.get(puzzle, spec, rules, solver, cap)
     if board is None or board.size.mb > cap:
         return None
     answer, found, stats, out = search(board, puzzle, limit, rules, trace, deadline, known,
@@ -479,6 +497,9 @@ def search_on(board: Compiled, puzzle: Puzzle, limit: int, rules: Rules, trace: 
             run.block(board.links.block(model))
     run.retire()
     board.puzzles += 1
+    if board.worn:
+        BOARDS.drop(board)
+        stats["fresh_solver"] = True  # the next puzzle on the board compiles it anew
     if board.unique and limit == 1 and not known:
         stats["uniqueness"] = "uniqueness rule" if rule else "complete"
     after = sat.stats()
