@@ -51,8 +51,9 @@ KEEP_CLAUSES = 2_000_000  # and their clauses in all, at most
 # A fresh solver once the kept cuts and touch clauses outnumber the formula's clauses, or the
 # variables made since (differ bits, each search's selector for blocked solutions: every
 # model read is a list of all variables) pass this share of the formula's: reading a 9x9
-# board's model of 874 variables takes 137,000 instructions, compiling it about 3 million,
-# so a quarter more on each of the next ~200 searches costs about as much as a recompile
+# board's model of 874 variables takes 137,000 instructions (callgrind) and compiling it is
+# of the order of a per-puzzle encoding and load (a few million; not measured alone), so a
+# quarter more on each of the next ~200 searches costs about as much as a recompile
 FRESH_VARIABLES = 0.25
 SEEN_KEYS = 10_000  # the keys asked for once so far (a board compiles the second time)
 
