@@ -7,7 +7,9 @@ Sets: `load` (the project's corpus `puzzles/small`, `puzzles/large` and every bo
 `../shared/puzzles/numberlink/`), `numberlink` (those boards alone), `40x20` and `50x50`
 (those sizes of both), `small` (the boards of both up to 15x15), `spirals` (the four-spiral
 board of `benchmarks/spirals.py` and its unsolvable twin, `--size` N x N, made at run time),
-`zucker` (the 28 solvable puzzles of `../shared/puzzles/zucker/`).
+`zucker` (the 28 solvable puzzles of `../shared/puzzles/zucker/`), `mid` (the boards of both
+8 to 36 wide, 8 to 20 high, with up to 40 pairs), `packs` (the Numberlink files given by
+`--pack`, as one set: e.g. packs of levels made by `flowsat generate`).
 
 Each run of a set is one process per program over the whole set: the Go Numberlink solver
 (`/work/anchors-bin/numberlink`, the set on stdin), `flowsat solve --format json` (the set as
@@ -105,7 +107,17 @@ SETS: dict[str, Callable[[argparse.Namespace], list[Board]]] = {
                         if len(b[1]) * len(b[1][0]) <= SMALL_CELLS],
     "spirals": lambda a: spirals(a.size),
     "zucker": lambda a: zucker(),
+    "mid": lambda a: [b for b in corpus() + shared_numberlink()
+                      if 8 <= len(b[1][0]) <= 36 and 8 <= len(b[1]) <= 20
+                      and pairs(b[1]) <= MID_PAIRS],
+    "packs": lambda a: [b for f in a.pack for b in numberlink_boards(Path(f))],
 }
+MID_PAIRS = 40  # the `mid` set: boards 8 to 36 wide, 8 to 20 high, up to this many pairs
+
+
+def pairs(rows: list[str]) -> int:
+    """A board's number of dot labels."""
+    return len({ch for row in rows for ch in row} - {".", "0"})
 
 
 def as_numberlink(boards: list[Board]) -> str:
@@ -196,6 +208,9 @@ def main() -> int:
     parser.add_argument("sets", nargs="+", choices=sorted(SETS))
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--size", type=int, default=1002)
+    parser.add_argument("--pack", action="append", default=[], metavar="FILE",
+                        help="a Numberlink file of the `packs` set (e.g. made by `flowsat "
+                             "generate --format numberlink`), repeated for more")
     parser.add_argument("--also", action="append", default=[], metavar="NAME=FLOWSAT",
                         help="another flowsat program to race, under a name")
     parser.add_argument("--flowsat-args", default="", help="more flowsat solve arguments")

@@ -35,3 +35,12 @@ def sat_search(puzzle, limit, *, known=(), observe=None, rules=None, **given):
 
     return search(puzzle, limit, BACKEND.options(**given), rules or DEFAULT_RULES,
                   known=known, observe=observe)
+
+
+@pytest.fixture(autouse=True)
+def fresh_compiled_boards():
+    """Each test starts with no compiled board (`flowsat.sat.compiled`): a board met in an
+    earlier test would send a puzzle down the compiled route."""
+    from flowsat.sat.compiled import BOARDS
+
+    BOARDS.clear()

@@ -20,7 +20,7 @@ from flowsat.memory import cap_mb, collector_paused, shown
 from flowsat.puzzle.model import Paths, Puzzle
 from flowsat.puzzle.rules import DEFAULT_RULES, Rules
 from flowsat.result import Result, UsageError
-from flowsat.sat import residue
+from flowsat.sat import compiled, residue
 from flowsat.sat.decode import BrokenModel, trace
 from flowsat.sat.deduce import OFF, ON, RESIDUE_SHARE, Propagation, corners_hold, counts, propagated
 from flowsat.sat.encoder import Encoder
@@ -102,6 +102,11 @@ class Search:
         """By the whole formula (with the links propagation forced, if it ran), unless its
         estimate or its built size passes the memory cap."""
         puzzle, rules = self.puzzle, self.rules
+        if forced is None and (done := compiled.attempt(
+                puzzle, self.limit, self.spec, rules, self.solver, self.cap, trace,
+                self.deadline, self.known, self.options.max_conflicts, self.observe)):
+            answer, found, _, out_of_budget, self.stats = done
+            return self.finished(answer, found, out_of_budget)
         estimate = formula_size(puzzle, self.spec, rules, self.cap)
         if estimate is not None and estimate.mb > self.cap:
             return self.formula_over_cap(estimate, "would need about")

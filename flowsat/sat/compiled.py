@@ -1,0 +1,582 @@
+"""A board compiled once: one solver for every puzzle on a board, its dots as assumptions.
+
+Most puzzles of a pack share their board and differ only in their dots. Here a board (with
+the rules, the encoding and the solver) is encoded once, for every puzzle it can carry, and
+each puzzle is solved on the same solver under assumptions: which nodes are dots (a variable
+per node: a dot has one link, any other node two) and each dot's color code. Every clause is
+true in every solution of every puzzle on the board:
+
+- degrees, through the dot variables; colors through free binary codes (a path has its dots'
+  code, the cells off the paths form cycles, which are cut; an unused code needs no clause);
+- the corner rule (`rules.corner_rules`) with `inside is a dot` as one more way out, under
+  the uniqueness switch as in the per-puzzle encodings; the turns it rules out
+  (`degree = "turns"`) through a chain of variables per diagonal, `a dot lies further along
+  this diagonal`, which the dot assumptions settle by unit propagation;
+- a cycle cut says that an edge leaves the cycle's cells *or one of them is a dot*: a cycle
+  is wrong in every solution of every puzzle, so cuts stay for the next puzzle, as do the
+  no-self-touch clauses stated where a model touched, and the solver's learned clauses;
+- a found or known solution is blocked under a selector assumed for its puzzle only, and
+  retired (a unit) when the puzzle is done.
+
+Decoding is the per-puzzle route's (`trace`, given by the caller).
+"""
+
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from itertools import pairwise
+
+import numpy as np
+
+from flowsat.puzzle.board import Board
+from flowsat.puzzle.model import EMPTY, Paths, Puzzle
+from flowsat.puzzle.rules import Rules
+from flowsat.sat import card
+from flowsat.sat.cells import Binary
+from flowsat.sat.deduce import corners_hold
+from flowsat.sat.encoder import Encoder, graph
+from flowsat.sat.estimate import Size, formula_size
+from flowsat.sat.links import CORNERS, TYPES, Edges
+from flowsat.sat.oracle import DIRECT_ADD, Oracle, release
+from flowsat.sat.rules import corners_written, inside_table
+from flowsat.sat.spec import Spec
+
+COMPILE_UP_TO = 5_000  # nodes: larger boards are encoded per puzzle (their solve dominates)
+KEEP_BOARDS = 8  # compiled boards kept at once (the least recently used dropped)
+KEEP_CLAUSES = 2_000_000  # and their clauses in all, at most
+# A fresh solver once the kept cuts and touch clauses outnumber the formula's clauses, or the
+# variables made since (differ bits, each search's selector for blocked solutions: every
+# model read is a list of all variables) pass this share of the formula's: reading a 9x9
+# board's model of 874 variables takes 137,000 instructions (callgrind) and compiling it is
+# of the order of a per-puzzle encoding and load (a few million; not measured alone), so a
+# quarter more on each of the next ~200 searches costs about as much as a recompile
+FRESH_VARIABLES = 0.25
+SEEN_KEYS = 10_000  # the keys asked for once so far (a board compiles the second time)
+
+
+def code_bits(colors: int) -> int:
+    """The bits of a color code for that many colors (compiled boards are keyed by it)."""
+    return max(1, (colors - 1).bit_length())
+
+
+def blank(board: Board) -> Puzzle:
+    """The board without dots."""
+    return Puzzle((EMPTY * board.width,) * board.height, board=board)
+
+
+class BoardCodes(Binary):
+    """Free binary codes of `nbits` bits on every node, no dot known (`Binary`'s clauses)."""
+
+    def __init__(self, enc: Encoder, nbits: int):
+        self.enc, self.full = enc, nbits
+        self.nbits, self.codes, self.layout = nbits, np.arange(1 << nbits), ()
+        self.bits = self.new_bits(nbits)
+        self.sign = np.zeros((enc.size, nbits), dtype=np.int64)
+        self.diff_keys = self.diff_first = np.zeros(0, dtype=np.int64)
+        self.equals, self.joined = {}, []
+
+
+class BoardEdges(Edges):
+    """`Edges` with a dot variable per node in place of the dots: a dot has one linked edge,
+    another node two (or, when cells may stay empty, none or two)."""
+
+    def __init__(self, enc: Encoder, cells: BoardCodes, rules: Rules, touch_lazily: bool):
+        self.enc, self.fill_all, self.turns = enc, rules.fill_all, False
+        count = len(enc.edges)
+        self.vars = enc.new_vars("edge", range(count))
+        self.var_array = np.arange(self.vars[0] if count else 1, enc.top + 1, dtype=np.int64)
+        self.dot = np.array(enc.new_vars("dot", range(enc.size)), dtype=np.int64)
+        self.degrees_by_dots()
+        self._apart = None if self.fill_all else self.apart_when_used()
+        for i in enc.nodes if not self.fill_all else ():
+            enc.clauses.append([-int(self.dot[i]), self.used[i]])  # a dot is used
+        self.last = (None, np.zeros(0, dtype=bool))
+        ends = enc.edge_array
+        cells.same((ends[:, 0], ends[:, 1], self.var_array))
+        if not (rules.self_touch or touch_lazily):
+            cells.differ(self.apart_arrays)
+
+    def degrees_by_dots(self) -> None:
+        """Each node's degree clauses, the nodes grouped by their number of edges: at most
+        two (all), exactly one if a dot, and if not, at least two (or, cells may stay empty:
+        an edge pulls another)."""
+        enc = self.enc
+        matrix = np.append(self.var_array, 0)[enc.graph.incident_rows]
+        count, on = enc.graph.degree, enc.graph.on_array
+        for n in np.flatnonzero(np.bincount(count[on])).tolist():
+            rows = np.flatnonzero(on & (count == n))
+            edges, dot = matrix[rows, :n], self.dot[rows, None]
+            parts = [np.hstack((-dot, edges))]  # a dot: at least one
+            for k, sign in ((3, -1), (2, -1)):  # at most two; a dot: at most one
+                if n >= k:
+                    lits = sign * edges[:, card.subset_columns(n, k)].reshape(-1, k)
+                    parts.append(lits if k == 3 else np.hstack((
+                        np.repeat(-dot, len(lits) // len(rows), 0), lits)))
+            if self.fill_all:  # another node: at least two
+                parts.append(dot if n <= 1 else np.hstack((np.repeat(dot, n, 0), edges[
+                    :, card.subset_columns(n, n - 1)].reshape(-1, n - 1))))
+            elif n:  # an edge pulls another
+                others = np.array([[c for c in range(n) if c != k] for k in range(n)],
+                                  dtype=np.intp).reshape(n, n - 1)
+                parts.append(np.hstack((np.repeat(dot, n, 0), -edges.reshape(-1, 1),
+                                        edges[:, others].reshape(len(rows) * n, n - 1))))
+            for part in parts:
+                enc.clauses += part.tolist()
+
+    def apart_when_used(self) -> list[tuple[int, int, int]]:
+        """`Edges.apart_when_used` with a `used` variable on every node (any may be a dot)."""
+        enc = self.enc
+        self.used = {i: enc.new_var("used", enc.cell(i)) for i in enc.nodes}
+        for i, u in self.used.items():
+            enc.clauses += [[-e, u] for e in self.incident[i]]
+        pairs = list(self.index.items())
+        apart = enc.new_vars("apart", range(len(pairs)))
+        for ((i, j), e), t in zip(pairs, apart, strict=True):
+            enc.clauses.append([e, -self.used[i], -self.used[j], t])
+        return [(i, j, t) for ((i, j), _), t in zip(pairs, apart, strict=True)]
+
+    def cut_dots(self, cycle: list[int], model: list[int]) -> list[int]:
+        """`cut`, or one of the cycle's nodes is a dot: true for every puzzle on the board."""
+        return self.cut(cycle, model) + self.dot[cycle].tolist()
+
+
+def corner_rows(enc: Encoder, links: BoardEdges, active: int) -> list[list[int]]:
+    """The corner rule (`rules.corner_rules`), each clause with `q is a dot` added: a turn
+    at x whose inside cell q is no dot makes q turn the same way (or, if q cannot, is out)."""
+    q, open_ = inside_table(enc.board)
+    clauses: list[list[int]] = []
+    for turn, glyph in enumerate(CORNERS):
+        nodes, lits = links.corners(glyph)
+        row = np.full(enc.size, -1, dtype=np.int64)  # each node's row of `lits`, if any
+        row[nodes] = np.arange(len(nodes))
+        keep = open_[turn, nodes]
+        qs = q[turn, nodes[keep]]
+        head = np.column_stack((np.full(len(qs), -active), -lits[keep], links.dot[qs]))
+        turns = row[qs] >= 0  # q may turn so
+        clauses += head[~turns].tolist()
+        for t in range(lits.shape[1]):
+            clauses += np.column_stack((head[turns], lits[row[qs[turns]], t])).tolist()
+    return clauses
+
+
+DIAGONALS = {glyph: (TYPES[glyph][0][0] + TYPES[glyph][1][0],
+                     TYPES[glyph][0][1] + TYPES[glyph][1][1]) for glyph in CORNERS}
+
+
+def turn_rows(enc: Encoder, links: BoardEdges) -> list[list[int]]:
+    """The turns the corner rule rules out, as `degree = "turns"` states them per puzzle, for
+    every puzzle: a variable per node and diagonal, `a dot or a hole lies further along it`
+    (implied by the next cell's dot or its own), and a turn needs its inside diagonal's."""
+    board, w, h = enc.board, enc.width, enc.height
+    on = enc.graph.on_array[:board.size]
+    rows, cols = np.divmod(np.arange(board.size), w)
+    clauses: list[list[int]] = []
+    for glyph in CORNERS:
+        dr, dc = DIAGONALS[glyph]
+        sees = np.array(enc.new_vars(f"dot along {glyph}", range(board.size)), dtype=np.int64)
+        r, c = rows + dr, cols + dc
+        inside = (r >= 0) & (r < h) & (c >= 0) & (c < w)
+        nxt = np.where(inside, r * w + c, 0)
+        chain = inside & on[nxt] & on  # a hole further on stops the walk: no clause
+        clauses += [[-x] for x in sees[on & ~inside].tolist()]
+        clauses += np.column_stack((-sees[chain], links.dot[nxt[chain]], sees[nxt[chain]])
+                                   ).tolist()
+        nodes, lits = links.corners(glyph)
+        clauses += np.column_stack((-lits, sees[nodes])).tolist()
+    return clauses
+
+
+def fits(spec: Spec, rules: Rules, board: Board, solver: str) -> bool:
+    """Whether a board can be compiled for the encoding and solver: edge variables with
+    binary codes and lazy cycle cuts (the default encodings and the proofs'), a PySAT solver
+    that keeps its state between calls, a board below COMPILE_UP_TO nodes."""
+    return (spec.links == "edges" and spec.cells == "binary" and spec.card == "pairwise"
+            and spec.cycles == "lazy" and not spec.deduce and solver in DIRECT_ADD
+            and graph(board).size <= COMPILE_UP_TO)
+
+
+@dataclass
+class Compiled:
+    """A board's formula for every puzzle on it, loaded into one solver."""
+
+    key: tuple
+    enc: Encoder
+    links: BoardEdges
+    cells: BoardCodes
+    sat: Oracle
+    unique: int  # the uniqueness switch (0: none)
+    lazy_touch: bool
+    clauses: int  # loaded so far (the formula, then cuts and touch clauses)
+    literals: int  # of the formula
+    size_at_compile: int  # the formula's clauses
+    compile_s: float
+    variables: int = 0  # of the formula
+    stated: set[tuple[int, int, int]] = field(default_factory=set)
+    puzzles: int = 0  # answered on this solver
+    cuts: int = 0  # cycle cuts and touch clauses learned on its puzzles, kept
+
+    @property
+    def worn(self) -> bool:
+        """Whether a fresh solver costs less than this one from now on (FRESH_VARIABLES)."""
+        return (self.clauses > 2 * self.size_at_compile or self.enc.top - self.variables
+                > FRESH_VARIABLES * self.variables)
+
+    @property
+    def size(self) -> Size:
+        return Size(self.variables, self.size_at_compile, self.literals)
+
+    @cached_property
+    def tables(self) -> Tables:
+        return tables(self)
+
+
+def compile_board(key: tuple, board: Board, spec: Spec, rules: Rules, solver: str,
+                  nbits: int) -> Compiled:
+    """The board's formula (see the module docstring), loaded into a new solver."""
+    start = time.perf_counter()
+    enc = Encoder(blank(board), "pairwise", rules)
+    lazy_touch = spec.touch == "lazy" and not rules.self_touch and corners_written(enc)
+    cells = BoardCodes(enc, nbits)
+    links = BoardEdges(enc, cells, rules, lazy_touch)
+    switch = 0
+    if spec.degree == "turns" and corners_hold(board, rules):
+        enc.clauses += turn_rows(enc, links)
+    if spec.unique and not rules.self_touch:
+        switch = enc.new_var("uniqueness rule on", True)
+        if corners_written(enc):
+            enc.clauses += corner_rows(enc, links, switch)
+    sat = Oracle(solver, enc.clauses)
+    size = Size(enc.top, len(enc.clauses), sum(map(len, enc.clauses)))
+    sat.clauses, enc.clauses = [], []  # in the solver now
+    return Compiled(key, enc, links, cells, sat, switch, lazy_touch, size.clauses,
+                    size.literals, size.clauses, time.perf_counter() - start, enc.top)
+
+
+class Boards:
+    """The compiled boards of a run, by (board, rules, encoding, solver, code bits): a board
+    is compiled the second time a puzzle asks for it (the first is encoded alone, as a
+    single puzzle should be), the least recently used dropped past KEEP_BOARDS or
+    KEEP_CLAUSES."""
+
+    def __init__(self):
+        self.boards: OrderedDict[tuple, Compiled] = OrderedDict()
+        self.seen: OrderedDict[tuple, None] = OrderedDict()
+
+    def get(self, puzzle: Puzzle, spec: Spec, rules: Rules, solver: str, cap: float | None = None
+            ) -> Compiled | None:
+        """The puzzle's compiled board, made now if it is asked for the second time (None:
+        the first time, or a board that does not fit, or whose formula's estimate passes the
+        memory cap, MB)."""
+        key = (puzzle.board, rules, spec, solver, code_bits(len(puzzle.colors)))
+        found = self.boards.get(key)
+        if found is not None:
+            self.boards.move_to_end(key)
+            return found
+        if key not in self.seen:
+            self.seen[key] = None
+            if len(self.seen) > SEEN_KEYS:
+                self.seen.popitem(last=False)
+            return None
+        if not fits(spec, rules, puzzle.board, solver) or (
+                cap is not None and (guess := formula_size(puzzle, spec, rules, cap)) is not None
+                and guess.mb > cap):
+            return None
+        found = self.boards[key] = compile_board(key, puzzle.board, spec, rules, solver,
+                                                 key[-1])
+        while len(self.boards) > KEEP_BOARDS or (
+                len(self.boards) > 1 and sum(b.clauses for b in self.boards.values())
+                > KEEP_CLAUSES):
+            release(self.boards.popitem(last=False)[1].sat.solver)
+        return found
+
+    def drop(self, compiled: Compiled) -> None:
+        """Forget a board (a fresh solver next time)."""
+        if self.boards.get(compiled.key) is compiled:
+            del self.boards[compiled.key]
+            release(compiled.sat.solver)
+
+    def clear(self) -> None:
+        for board in self.boards.values():
+            release(board.sat.solver)
+        self.boards.clear()
+        self.seen.clear()
+
+
+BOARDS = Boards()
+
+
+Trace = Callable[[Encoder, np.ndarray], object]  # decode.trace: paths, cycles, colors
+Observer = Callable[[str, Paths, list], None]
+
+
+@dataclass
+class Run:
+    """One puzzle's search on a compiled board: its assumptions, its selector (for blocked
+    solutions), its budget and stats."""
+
+    board: Compiled
+    puzzle: Puzzle
+    rules: Rules
+    assumptions: list[int]
+    stats: dict
+    deadline: float | None
+    end: int | None = None  # the solver's conflict count where the budget ends
+    selector: int = 0
+
+    @cached_property
+    def enc(self) -> Encoder:
+        """The puzzle's encoder, for what `walk` leaves to `trace` and for known paths."""
+        return Encoder(self.puzzle, "pairwise", self.rules)
+
+    def solve(self, assumptions: list[int]) -> bool | None:
+        sat = self.board.sat
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            return None
+        if self.end is None:
+            return sat.solve(self.deadline, assumptions)
+        left = self.end - sat.stats().get("conflicts", 0)
+        return None if left <= 0 else sat.solve_within(left, assumptions)
+
+    def block(self, clause: list[int]) -> None:
+        """A clause for this puzzle alone, under its selector."""
+        if not self.selector:
+            self.selector = self.board.enc.new_var("puzzle", self.board.puzzles)
+            self.assumptions.append(self.selector)
+        self.board.sat.add([-self.selector, *clause])
+
+    def retire(self) -> None:
+        if self.selector:
+            self.board.sat.add([-self.selector])
+
+
+@dataclass(frozen=True)
+class Tables:
+    """What a compiled board's puzzles are read and written with, as lists: each node's
+    position among the nodes, `not a dot` for every node, each node's code bits, each node's
+    (model index of an edge, its other node), and each edge's model index and nodes."""
+
+    position: list[int]
+    no_dots: list[int]
+    bits: list[list[int]]
+    ways: list[list[tuple[int, int]]]
+    edges: list[tuple[int, int, int]]
+    edge_index: list[int]
+    nodes: int
+
+
+def tables(board: Compiled) -> Tables:
+    """The board's `Tables`."""
+    g, links = board.enc.graph, board.links
+    position = [-1] * g.size
+    for k, i in enumerate(g.nodes):
+        position[i] = k
+    index = (links.var_array - 1).tolist()
+    ways: list[list[tuple[int, int]]] = [[] for _ in range(g.size)]
+    edges = []
+    for e, (i, j) in zip(index, g.edge_array.tolist(), strict=True):
+        ways[i].append((e, j))
+        ways[j].append((e, i))
+        edges.append((e, i, j))
+    return Tables(position, (-links.dot[g.nodes]).tolist(), board.cells.bits.tolist(),
+                  ways, edges, index, len(g.nodes))
+
+
+def assumptions_of(board: Compiled, puzzle: Puzzle) -> list[int]:
+    """The puzzle's dots: which nodes are dots, and each dot's code."""
+    t, width = board.tables, puzzle.width
+    lits = [board.unique, *t.no_dots] if board.unique else t.no_dots[:]
+    at = 1 if board.unique else 0
+    codes = []
+    for k, ends in enumerate(puzzle.dots.values()):
+        for r, c in ends:
+            i = r * width + c
+            lits[at + t.position[i]] *= -1
+            codes += [b if k >> n & 1 else -b for n, b in enumerate(t.bits[i])]
+    return lits + codes
+
+
+def walk(board: Compiled, puzzle: Puzzle, model: list[int]
+         ) -> tuple[Paths, list[int], list[tuple[int, int, int]]] | None:
+    """The model's paths from each color's first dot, each node's path (-1: none), and
+    (with lazy touch) the unlinked neighbors on one path with their 'apart' literal, walked
+    one linked edge at a time (the formula gives a dot one, another node on a path two);
+    None where there is more to it (cycles, or a path that breaks: `trace` tells)."""
+    t, width, cells = board.tables, puzzle.width, board.enc.graph.cells
+    paths: Paths = {}
+    owner = [-1] * len(t.ways)
+    on_paths = 0  # the links on the paths
+    for k, (color, (a, b)) in enumerate(puzzle.dots.items()):
+        cur, end, prev = a[0] * width + a[1], b[0] * width + b[1], -1
+        nodes = [cur]
+        while cur != end:
+            for e, n in t.ways[cur]:
+                if n != prev and model[e] > 0:
+                    break
+            else:
+                return None
+            if owner[n] >= 0 or len(nodes) > len(owner):
+                return None
+            owner[cur] = k
+            prev, cur = cur, n
+            nodes.append(n)
+        owner[end] = k
+        on_paths += len(nodes) - 1
+        paths[color] = list(map(cells.__getitem__, nodes))
+    if on_paths + len(paths) != t.nodes if board.links.fill_all else on_paths != sum(
+            1 for e in t.edge_index if model[e] > 0):  # links off the paths: cycles
+        return None
+    if not board.lazy_touch:
+        return paths, owner, []
+    return paths, owner, [(i, j, -1 - e) for e, i, j in t.edges
+                          if owner[i] == owner[j] >= 0 and model[e] < 0]
+
+
+def attempt(puzzle: Puzzle, limit: int, spec: Spec, rules: Rules, solver: str, cap: float,
+            trace: Trace, deadline: float | None = None, known: Sequence[Paths] = (),
+            max_conflicts: int | None = None, observe: Observer | None = None
+            ) -> tuple[bool | None, list[Paths], int, bool, dict] | None:
+    """`flowsat.sat.search` on the puzzle's compiled board, as `Search.finished` takes it
+    (answer, solutions, limit, out of budget, stats), or None: the per-puzzle route (the
+    board's first puzzle, a board that does not fit or whose formula passes the cap)."""
+    board = BOARDS.get(puzzle, spec, rules, solver, cap)
+    if board is None or board.size.mb > cap:
+        return None
+    answer, found, stats, out = search(board, puzzle, limit, rules, trace, deadline, known,
+                                       max_conflicts, observe)
+    return answer, found, limit, out, stats
+
+
+def search(board: Compiled, puzzle: Puzzle, limit: int, rules: Rules, trace: Trace,
+           deadline: float | None = None, known: Sequence[Paths] = (),
+           max_conflicts: int | None = None, observe: Observer | None = None
+           ) -> tuple[bool | None, list[Paths], dict, bool]:
+    """`flowsat.sat.search` on a compiled board: the last answer (False: no more solutions, None:
+    stopped), the solutions, the stats, and whether the conflict budget ran out. Any
+    exception (a timeout) drops the board: its solver may be half way through a call."""
+    try:
+        return search_on(board, puzzle, limit, rules, trace, deadline, known, max_conflicts,
+                         observe)
+    except BaseException:
+        BOARDS.drop(board)
+        raise
+
+
+def search_on(board: Compiled, puzzle: Puzzle, limit: int, rules: Rules, trace: Trace,
+              deadline: float | None, known: Sequence[Paths], max_conflicts: int | None,
+              observe: Observer | None) -> tuple[bool | None, list[Paths], dict, bool]:
+    """`search` (its exceptions not caught)."""
+    start = time.perf_counter()
+    sat = board.sat
+    before = sat.stats()
+    stats = {"route": "compiled", "variables": board.enc.top, "clauses": board.clauses,
+             "cuts_kept": board.cuts, "board_puzzles": board.puzzles, "cycle_cuts": 0,
+             "rounds": 0, "solve_s": 0.0, "decode_s": 0.0, "load_s": 0.0}
+    if board.puzzles == 0:
+        stats["compile_s"] = board.compile_s
+    run = Run(board, puzzle, rules, assumptions_of(board, puzzle), stats, deadline,
+              None if max_conflicts is None else before.get("conflicts", 0) + max_conflicts)
+    for paths in known:
+        block_known(run, paths)
+    stats["encode_s"] = time.perf_counter() - start
+    found: list[Paths] = []
+    rule = bool(board.unique)  # the corner rule on (assumed: the first assumption)
+    while len(found) < limit:
+        answer, paths, model = next_solution(
+            run, trace, observe, run.assumptions[1 if board.unique and not rule else 0:])
+        if answer is False and rule and limit == 1 and not known:  # the fall-back
+            state_all_touches(board)
+            rule = False
+            continue
+        if answer is not True:
+            break
+        found.append(paths)
+        if len(found) < limit:
+            run.block(board.links.block(model))
+    run.retire()
+    board.puzzles += 1
+    if board.worn:
+        BOARDS.drop(board)
+        stats["fresh_solver"] = True  # the next puzzle on the board compiles it anew
+    if board.unique and limit == 1 and not known:
+        stats["uniqueness"] = "uniqueness rule" if rule else "complete"
+    after = sat.stats()
+    stats.update({k: v - before.get(k, 0) for k, v in after.items()})
+    out_of_budget = run.end is not None and after.get("conflicts", 0) >= run.end
+    return answer, found, stats, out_of_budget
+
+
+def next_solution(run: Run, trace: Trace, observe: Observer | None, assumptions: list[int]
+                  ) -> tuple[bool | None, Paths | None, list[int] | None]:
+    """`Search.solutions` on a compiled board: the cuts kept for every puzzle."""
+    board, stats = run.board, run.stats
+    while True:
+        t = time.perf_counter()
+        answer = run.solve(assumptions)
+        stats["solve_s"] += time.perf_counter() - t
+        stats["rounds"] += 1
+        if answer is not True:
+            return answer, None, None
+        t = time.perf_counter()
+        model = board.sat.model()
+        walked = walk(board, run.puzzle, model)
+        if walked is not None:
+            paths, cycles, touching = walked[0], [], walked[2]
+        else:  # cycles (or a broken path: BrokenModel)
+            traced = trace(run.enc, board.links.links(model))
+            paths, cycles = traced.paths, traced.cycles
+            touching = (board.links.touching(traced.colors(run.enc.size), model)
+                        if board.lazy_touch else [])
+        stats["decode_s"] += time.perf_counter() - t
+        if not cycles and not touching:
+            return True, paths, model
+        if observe and cycles:
+            observe("model", paths, [[run.enc.cell(i) for i in c] for c in cycles])
+        cuts = [board.links.cut_dots(c, model) for c in cycles] + differ(board, touching)
+        if not cuts:
+            raise AssertionError(f"{run.puzzle.name}: a model breaks a stated touch")
+        board.sat.extend(cuts)
+        board.clauses += len(cuts)
+        board.cuts += len(cuts)
+        stats["cycle_cuts"] += len(cycles)
+        if touching:
+            stats["touch_cuts"] = stats.get("touch_cuts", 0) + len(touching)
+
+
+def differ(board: Compiled, pairs: list[tuple[int, int, int]]) -> list[list[int]]:
+    """The clauses for lit -> color(i) != color(j), for each pair not stated yet."""
+    pairs = [p for p in pairs if p not in board.stated]
+    if not pairs:
+        return []
+    board.stated.update(pairs)
+    board.cells.differ(pairs)
+    made, board.enc.clauses = board.enc.clauses, []
+    return made
+
+
+def state_all_touches(board: Compiled) -> None:
+    """Every no-self-touch clause not stated yet (the complete formula, kept from now on)."""
+    if board.lazy_touch:
+        board.lazy_touch = False
+        clauses = differ(board, board.links.apart())
+        board.sat.extend(clauses)
+        board.clauses += len(clauses)
+
+
+def block_known(run: Run, paths: Paths) -> None:
+    """Rule out a solution known beforehand (for this puzzle): its links, and no other, are
+    a model (else ValueError: no solution), blocked under the puzzle's selector."""
+    enc, links = run.enc, run.board.links
+    linked = {(min(i, j), max(i, j)) for path in paths.values()
+              for i, j in pairwise(enc.path_nodes(path))}
+    if not linked <= set(enc.edges):
+        raise ValueError(f"{enc.puzzle.name}: the known paths are not a solution")
+    on = np.array([(i, j) in linked for i, j in enc.edges], dtype=bool)
+    given = np.where(on, links.var_array, -links.var_array).tolist()
+    rule_off = run.assumptions[1 if run.board.unique else 0:]
+    if run.board.sat.solve(None, rule_off + given) is not True:
+        raise ValueError(f"{enc.puzzle.name}: the known paths are not a solution")
+    run.block((-links.var_array[on]).tolist())

@@ -1,0 +1,205 @@
+"""A board compiled once (`flowsat.sat.compiled`): the same statuses as the per-puzzle route
+on many puzzles sharing a board, every rule and kind of board, cuts kept between puzzles."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+
+from flowsat.generate.cover import random_level
+from flowsat.generate.filling import puzzle_of, random_filling
+from flowsat.puzzle.board import Board
+from flowsat.puzzle.model import EMPTY, Puzzle
+from flowsat.puzzle.rules import Rules
+from flowsat.sat import compiled
+from flowsat.solve import solve
+from flowsat.unique import check_unique
+from tests.conftest import sat_search as search
+
+
+def moved(puzzle: Puzzle, rng: random.Random) -> Puzzle:
+    """The puzzle with one dot moved to an empty cell of its board (often unsolvable)."""
+    rows = [list(r) for r in puzzle.rows]
+    board = puzzle.board
+    empty = [(r, c) for r in range(puzzle.height) for c in range(puzzle.width)
+             if rows[r][c] == EMPTY and board.on_board[r * puzzle.width + c]
+             and r * puzzle.width + c not in board.bridges]
+    dots = [(r, c) for r in range(puzzle.height) for c in range(puzzle.width)
+            if rows[r][c] != EMPTY]
+    (r, c), (r2, c2) = rng.choice(dots), rng.choice(empty)
+    rows[r2][c2], rows[r][c] = rows[r][c], EMPTY
+    return replace(puzzle, rows=tuple("".join(row) for row in rows))
+
+
+def plain_pack(size: int, count: int, rules: Rules, seed: int = 1) -> list[Puzzle]:
+    """Random fillings of one plain board cut into paths (solvable), every third with a dot
+    moved (mostly unsolvable)."""
+    rng = random.Random(seed)
+    pack = []
+    for k in range(count):
+        paths = random_filling(size, size, rng, mean_length=5.0,
+                               allow_self_touch=rules.self_touch, max_colors=7)
+        puzzle = puzzle_of(paths, size, size, index=k + 1)
+        pack.append(moved(puzzle, rng) if k % 3 == 2 else puzzle)
+    return pack
+
+
+def kind_pack(board: Board, count: int, rules: Rules, seed: int = 1, **densities: float
+              ) -> list[Puzzle]:
+    """A level on a board of a kind (walls, bridges: `random_level`), then puzzles on that
+    same board: the level with its labels shuffled (solvable) or a dot moved."""
+    rng = random.Random(seed)
+    level, _ = random_level(board, rng, rules, **densities)
+    pack = [level]
+    for k in range(count - 1):
+        if k % 2:
+            pack.append(moved(level, rng))
+            continue
+        labels = sorted(level.colors)
+        swap = dict(zip(labels, rng.sample(labels, len(labels)), strict=True))
+        pack.append(replace(level, rows=tuple("".join(swap.get(ch, ch) for ch in row)
+                                              for row in level.rows)))
+    return pack
+
+
+def statuses(pack: list[Puzzle], rules: Rules, fresh: bool, **options) -> list[tuple]:
+    """Each puzzle's status and route, solved in turn (fresh: every board forgotten before
+    each puzzle: the per-puzzle route)."""
+    found = []
+    for puzzle in pack:
+        if fresh:
+            compiled.BOARDS.clear()
+        result = solve(puzzle, "sat", rules=rules, **options)
+        found.append((result.status, result.stats.get("route")))
+    return found
+
+
+RULES = [Rules(), Rules(self_touch=True), Rules(fill_all=False),
+         Rules(self_touch=True, fill_all=False)]
+
+
+@pytest.mark.parametrize("rules", RULES, ids=str)
+def test_a_plain_pack_answers_as_the_per_puzzle_route(rules):
+    pack = plain_pack(6, 24, rules)
+    alone = statuses(pack, rules, fresh=True)
+    together = statuses(pack, rules, fresh=False)
+    assert [s for s, _ in together] == [s for s, _ in alone]
+    assert {s for s, _ in alone} == {"solved", "unsolvable"} or not rules.fill_all
+    assert all(route != "compiled" for _, route in alone)
+    assert sum(route == "compiled" for _, route in together) >= len(pack) - 4  # code widths
+
+
+@pytest.mark.parametrize("encoding", ["edges-unique-lazy", "edges-unique", "edges-binary"])
+def test_other_edge_encodings_compile_too(encoding):
+    pack = plain_pack(5, 12, Rules(), seed=4)
+    alone = statuses(pack, Rules(), fresh=True, encoding=encoding)
+    together = statuses(pack, Rules(), fresh=False, encoding=encoding)
+    assert [s for s, _ in together] == [s for s, _ in alone]
+    assert ("solved", "compiled") in together
+
+
+@pytest.mark.parametrize("board", [
+    Board(7, 6, holes=frozenset({9})), Board(6, 6, "hex"), Board(6, 6, wrap=True),
+    Board(7, 7), Board(6, 6, "hex", wrap=True)], ids=lambda b: b.kind)
+@pytest.mark.parametrize("rules", RULES[:3], ids=str)
+def test_every_kind_of_board_answers_as_the_per_puzzle_route(board, rules):
+    walls = bridges = 0.0 if board.shape == "hex" or board.wrap else 0.3
+    pack = kind_pack(board, 10, rules, walls=walls, bridges=bridges)
+    assert len({puzzle.board for puzzle in pack}) == 1
+    alone = statuses(pack, rules, fresh=True)
+    together = statuses(pack, rules, fresh=False)
+    assert [s for s, _ in together] == [s for s, _ in alone]
+    assert "solved" in {s for s, _ in alone}
+
+
+def test_the_first_puzzle_of_a_board_is_encoded_alone_the_second_compiles():
+    first, second = plain_pack(6, 2, Rules(), seed=3)
+    assert solve(first, "sat").stats.get("route") == "uniqueness rule"
+    stats = solve(second, "sat").stats
+    assert stats["route"] == "compiled" and stats["board_puzzles"] == 0 and "compile_s" in stats
+    again = solve(first, "sat").stats
+    assert again["route"] == "compiled" and again["board_puzzles"] == 1
+
+
+def test_cycle_cuts_learned_on_one_puzzle_stay_for_the_next():
+    rules = Rules(self_touch=True)  # no corner rule: models with cycles are common
+    rng = random.Random(1)
+    pack = [puzzle_of(random_filling(8, 8, rng, mean_length=12.0, allow_self_touch=True,
+                                     max_colors=8), 8, 8) for _ in range(20)]
+    pack = [p for p in pack if 5 <= len(p.colors) <= 8]  # one code width: one board
+    kept, cut = 0, 0
+    for puzzle in pack:
+        result = solve(puzzle, "sat", rules=rules)
+        assert result.status == "solved"
+        if result.stats.get("route") == "compiled":
+            assert result.stats["cuts_kept"] >= kept
+            kept = result.stats["cuts_kept"] + result.stats["cycle_cuts"]
+            cut += result.stats["cycle_cuts"]
+    assert cut > 0 and kept == cut  # every cut made on the board stays on it
+
+
+def test_counting_and_uniqueness_proofs_on_a_compiled_board():
+    pack = plain_pack(5, 9, Rules(), seed=7)
+    proofs = []
+    for fresh in (True, False):
+        compiled.BOARDS.clear()
+        verdicts, counts = [], []
+        for puzzle in pack:
+            if fresh:
+                compiled.BOARDS.clear()
+            verdicts.append(check_unique(puzzle, encoding="edges-turns").verdict)
+            result, found = search(puzzle, 3)
+            counts.append((result.status, len(found), result.stats.get("exhausted")))
+        proofs.append((verdicts, counts))
+    assert proofs[0] == proofs[1]
+    assert {"unique", "multiple"} & set(proofs[0][0])
+
+
+def test_known_paths_that_are_no_solution_are_refused_on_a_compiled_board():
+    first, second = plain_pack(6, 2, Rules(), seed=3)
+    search(first, 1)
+    _, found = search(second, 1)
+    wrong = {color: path[:-1] for color, path in found[0].items()}
+    with pytest.raises(ValueError, match="not a solution"):
+        search(second, 1, known=[wrong])
+
+
+def test_a_timeout_drops_the_board_and_the_next_puzzle_compiles_anew(monkeypatch):
+    pack = plain_pack(6, 3, Rules(), seed=3)
+    for puzzle in pack[:2]:
+        solve(puzzle, "sat")
+    assert len(compiled.BOARDS.boards) == 1
+    board = next(iter(compiled.BOARDS.boards.values()))
+    with monkeypatch.context() as patched:
+        patched.setattr(compiled, "walk", interrupt)  # as a timeout's signal would
+        with pytest.raises(KeyboardInterrupt):
+            compiled.search(board, pack[0], 1, Rules(), trace=interrupt)
+    assert not compiled.BOARDS.boards
+    assert solve(pack[2], "sat").stats["board_puzzles"] == 0
+
+
+def interrupt(*_):
+    raise KeyboardInterrupt
+
+
+def test_a_board_past_the_memory_cap_takes_the_per_puzzle_route():
+    pack = plain_pack(6, 3, Rules(), seed=3)
+    statuses(pack[:2], Rules(), fresh=False)
+    result = solve(pack[2], "sat", max_memory=0.01)
+    assert result.status == "limit" and result.stats.get("route") != "compiled"
+
+
+def test_a_worn_solver_is_replaced_by_a_fresh_one(monkeypatch):
+    """Each search for more solutions makes a selector variable: past FRESH_VARIABLES of
+    the formula's variables the board is compiled anew for the next puzzle."""
+    monkeypatch.setattr(compiled, "FRESH_VARIABLES", 0.0)
+    pack = plain_pack(6, 4, Rules(), seed=3)
+    search(pack[0], 1)
+    result, _ = search(pack[1], 1)  # nothing blocked: no new variable
+    assert result.stats["route"] == "compiled" and "fresh_solver" not in result.stats
+    result, _ = search(pack[3], 2)
+    assert result.stats["board_puzzles"] == 1 and result.stats["fresh_solver"]
+    result, _ = search(pack[1], 1)
+    assert result.stats["route"] == "compiled" and result.stats["board_puzzles"] == 0
