@@ -14,7 +14,7 @@ SAT solver is named: the measures stay put as flowsat's defaults get better.
 score = 10 x mean of (1 - forced, log10(1 + nodes) / 5, log10(1 + conflicts + decisions) / 5),
 each part at most 1: 0 when forced moves fill the board, 10 when forced moves give nothing, the
 search needs 100,000 states and the SAT solver 100,000 conflicts and decisions. The tiers cut
-the score where the 2016 set's packs fall (see README, "Difficulty").
+the score where the 2016 set's packs fall (see docs/generate.md, "Difficulty").
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The best-first search backend, in the style of the 2016 C solver (see README, "Search").
+"""The best-first search backend, in the style of the 2016 C solver (see docs/search.md).
 
 `problem.py` is the search problem (successors, forced moves, goal, heuristic) over the states
 and moves of `state.py`, with the link propagation of `links.py` and the checks of the

@@ -39,7 +39,7 @@ class Switch:
     """One switch: its name, what it does, where it is on, and (a check) what it prunes."""
 
     name: str  # the option's name: `solve(..., name=value)`, `config` in JSON, `--no-name`
-    help: str  # what it does when on, for `--help` and the README's table
+    help: str  # what it does when on, for `--help` and the tables of docs/search.md
     order: int  # checks run in this order (cheapest first); flags are listed in it
     presets: tuple[str, ...] = PRESET_NAMES  # the presets it is on in
     on: bool | int = True  # its value when on (an int is a width, 0 is off)
