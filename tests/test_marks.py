@@ -113,7 +113,8 @@ def test_the_board_format_refuses_the_same_marks(header, col, words):
 @given(st.text(alphabet=MARKS + "QbZ:+_,1 ", max_size=8))
 def test_nothing_after_a_size_is_read_in_silence(suffix):
     """Whatever follows `3+`: kept whole as marks (the line written back is the line read), or
-    an error located in the SIZE field."""
+    an error, located in the SIZE field unless the suffix adds fields (with no '3' to write,
+    FLOWS can never match the line's three paths)."""
     line = LINE.replace("3,", f"3+{suffix},", 1)
     items = list(parse_puzzles(line + "\n", "m.txt"))
     marks = suffix.split(":")

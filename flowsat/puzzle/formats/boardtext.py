@@ -23,7 +23,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import replace
-from typing import NamedTuple
 
 from flowsat.puzzle.board import Board
 from flowsat.puzzle.formats.base import (
@@ -119,42 +118,32 @@ def parse_board_text(lines: list[str], file: str, max_cells: int, start: int = 0
                   marks=marks)
 
 
-class Header(NamedTuple):
-    """What a header line says of its board."""
-
-    width: int
-    height: int
-    shape: str = "square"
-    wrap: bool = False
-    level: int | None = None
-    marks: tuple[str, ...] = ()
-
-
-def read_header(line: str, n: int) -> Header:
+def read_header(line: str, n: int) -> tuple[int, int, str, bool, int | None, tuple[str, ...]]:
+    """Width, height, shape, warps, level and marks."""
     words = [(m.group(), m.start() + 1) for m in WORD.finditer(line)][2:]  # with columns
     size = SIZE.match(words[0][0]) if words else None
     if not size or int(size[1]) * int(size[2]) == 0:
         raise BoardTextError(n, 1, f"the header says 'flowsat board WxH' (W, H at least 1), "
                                    f"then {HEADER_WORDS}")
-    header, rest = Header(int(size[1]), int(size[2])), words[1:]
+    shape, wrap, level, marks, rest = "square", False, None, (), words[1:]
     while rest:
         word, col = rest.pop(0)
         if word == "hex":
-            header = header._replace(shape="hex")
+            shape = "hex"
         elif word == "warps":
-            header = header._replace(wrap=True)
+            wrap = True
         elif word == "level" and rest and rest[0][0].isdigit():
-            header = header._replace(level=int(rest.pop(0)[0]))
+            level = int(rest.pop(0)[0])
         elif word == "marks" and rest:
             text, at = rest.pop(0)
             try:
-                header = header._replace(marks=marks_of(text))
+                marks = marks_of(text)
             except MarkError as err:
                 raise BoardTextError(n, at + err.offset, str(err)) from None
         else:
             raise BoardTextError(n, col, f"unknown header word {word!r}; words are "
                                          f"{HEADER_WORDS}")
-    return header
+    return int(size[1]), int(size[2]), shape, wrap, level, marks
 
 
 def link(width: int, height: int, a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
