@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Annotated, NoReturn
 
 import typer
-from click.core import ParameterSource
 
 from flowsat.backend import REGISTRY
 from flowsat.commands.common import (
@@ -68,6 +67,12 @@ PlanFile = Annotated[Path | None, typer.Option(
 WITH_PLAN = {"plan", "resume", "workers", "cluster", "out", "max_cells"}  # given with --plan
 
 
+def given_here(ctx: typer.Context, name: str) -> bool:
+    """Whether the command line gave the option (typer may bring its own click: by name)."""
+    source = ctx.get_parameter_source(name)
+    return source is not None and source.name == "COMMANDLINE"
+
+
 def planned(ctx: typer.Context, plan: Path, paths: list[Path] | None, given: dict[str, object]):
     """The bench a plan is, once no option of the command line says otherwise."""
     from flowsat.bench.planfile import read_plan
@@ -75,12 +80,12 @@ def planned(ctx: typer.Context, plan: Path, paths: list[Path] | None, given: dic
     if paths:
         raise UsageError("give puzzle PATHS or --plan, not both")
     for name in ctx.params:
-        if name not in WITH_PLAN and ctx.get_parameter_source(name) is ParameterSource.COMMANDLINE:
+        if name not in WITH_PLAN and given_here(ctx, name):
             raise UsageError(f"--{name.replace('_', '-')} does not go with --plan: the plan "
                              f"says it")
     settings = read_plan(plan, given["out"] and str(given["out"]))
     for name in ("workers", "cluster"):
-        if ctx.get_parameter_source(name) is ParameterSource.COMMANDLINE:
+        if given_here(ctx, name):
             setattr(settings, name, given[name])
     return settings
 
