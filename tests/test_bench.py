@@ -32,7 +32,7 @@ EXAMPLES = PUZZLES / "examples"
 FLOW5 = str(EXAMPLES / "flow_5x5.txt")
 FIELDS = {"file", "index", "name", "rows", "cols", "kind", "colors", "symmetry", "config",
           "backend", "options", "repeat", "status", "time_s", "wall_s", "cpu_s", "stats", "error",
-          "load", "host", "machine"}
+          "load", "host", "machine", "timing"}
 ONE_SAT = ["--encodings", "edges-binary", "--solvers", "cadical195", "--no-baselines"]
 
 

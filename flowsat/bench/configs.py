@@ -31,12 +31,14 @@ NAMED = re.compile(r"([\w.-]+)=(.*)", re.DOTALL)  # NAME=COMMAND in program:NAME
 
 @dataclass(frozen=True)
 class Config:
-    """A backend with the options given; `module` lets a worker process find the backend."""
+    """A backend with the options given; `module` lets a worker process find the backend.
+    `timing`: `warm` (timed inside a warm worker) or `process` (a whole process a puzzle)."""
 
     name: str
     backend: str
     module: str
     options: dict[str, Any] = field(default_factory=dict, hash=False)
+    timing: str = "warm"
 
     @property
     def is_2016(self) -> bool:
@@ -123,7 +125,8 @@ def has_option(owner: Backend, option: str) -> bool:
 def config(owner: Backend, name: str, options: dict[str, Any]) -> Config:
     """A configuration, once its backend takes its options (made and checked here)."""
     owner.options(**options)
-    return Config(name, owner.name, REGISTRY[owner.name], options)
+    return Config(name, owner.name, REGISTRY[owner.name], options,
+                  "process" if owner.outside else "warm")
 
 
 def default_baseline(configs: list[Config]) -> str:

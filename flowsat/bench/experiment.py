@@ -49,10 +49,12 @@ class Row:
 def choices(config: dict[str, Any]) -> dict[str, Any]:
     """A configuration's choice in each family, from its encoding's spec, its solver and its
     propagation first (`--deduce`)."""
-    options = config["options"]
+    from flowsat.sat.options import SatOptions
+
+    options = {**asdict(SatOptions()), **config["options"]}  # a plan may leave defaults out
     spec = asdict(load_spec(options["encoding"]))
     return {**{f: spec[f] for f in FAMILIES}, "solver": options["solver"],
-            FIRST: options.get("deduce", "auto")}
+            FIRST: options.get("deduce") or "auto"}
 
 
 def group_of(file: str, groups: list[str]) -> str:

@@ -2,25 +2,29 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from flowsat.bench.configs import Config
 from flowsat.puzzle import SYMMETRIES, Puzzle, PuzzleError, expand_paths, read_puzzles
+from flowsat.puzzle.rules import Rules
 
 RunKey = tuple[str, int, str, str, int]  # file, index, symmetry, configuration, repeat
 
 
 @dataclass(frozen=True)
 class Run:
-    """One solve: a puzzle in one orientation by one configuration, the repeat-th time."""
+    """One solve: a puzzle in one orientation by one configuration, the repeat-th time; in a
+    plan, under the rules of the set it is in (None: the bench's)."""
 
     puzzle: Puzzle
     symmetry: str
     config: Config
     repeat: int
+    set: str | None = None
+    rules: Rules | None = None
 
     @property
     def key(self) -> RunKey:
@@ -34,7 +38,14 @@ class Run:
                 "cols": p.width, "kind": p.kind, "colors": len(p.colors),
                 "symmetry": self.symmetry,
                 "config": self.config.name, "backend": self.config.backend,
-                "options": self.config.options, "repeat": self.repeat}
+                "options": self.config.options, "timing": self.config.timing,
+                "repeat": self.repeat} | self.placed()
+
+    def placed(self) -> dict[str, Any]:
+        """The set and rules of a run of a plan."""
+        if self.set is None:
+            return {}
+        return {"set": self.set, "rules": self.rules.record() if self.rules else None}
 
 
 def record_key(record: dict[str, Any]) -> RunKey:
@@ -57,11 +68,14 @@ def orientations(symmetries: str) -> tuple[str, ...]:
     return SYMMETRIES if symmetries == "all" else ("identity",)
 
 
-def plan(puzzles: list[Puzzle], symmetries: str, configs: list[Config],
-         repeat: int) -> list[Run]:
+def plan(puzzles: list[Puzzle], symmetries: str, configs: list[Config], repeat: int,
+         placed: Mapping[str, tuple[str, Rules]] | None = None) -> list[Run]:
     """Repeat by repeat, each sweeping every puzzle, so that slow drifts of the machine's
     load touch every configuration alike; the configurations of a puzzle run back to back.
-    Hexagonal boards run as they are (the symmetries are the square grid's)."""
-    return [Run(p, s, c, r) for r in range(1, repeat + 1) for p in puzzles
+    Hexagonal boards run as they are (the symmetries are the square grid's). `placed`: each
+    puzzle file's set and rules, in a plan."""
+    placed = placed or {}
+    return [Run(p, s, c, r, *placed.get(p.file, (None, None)))
+            for r in range(1, repeat + 1) for p in puzzles
             for s in orientations(symmetries) if s == "identity" or p.board.shape == "square"
             for c in configs]

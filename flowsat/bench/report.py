@@ -183,11 +183,20 @@ def number_2(x: float | None) -> str:
 
 def configurations(table: Table, records: list[dict]) -> list[str]:
     first = {r["config"]: r for r in reversed(records)}
-    lines = ["## Configurations", "", *table_head("configuration", "backend", "options")]
+    lines = ["## Configurations", "",
+             *table_head("configuration", "backend", "timing", "options")]
     for c in table.configs:
         options = first[c]["options"]
-        lines.append(row(f"`{c}`", first[c]["backend"], json.dumps(options) if options else "—"))
-    return [*lines, "", f"Ratios are against `{table.baseline}`, measured in the same run.", ""]
+        lines.append(row(f"`{c}`", first[c]["backend"], timing(first[c]),
+                         json.dumps(options) if options else "—"))
+    return [*lines, "", "Timing: warm, inside a worker that has run the configuration once; "
+            "process, a whole process a puzzle (start-up included).",
+            f"Ratios are against `{table.baseline}`, measured in the same run.", ""]
+
+
+def timing(record: dict) -> str:
+    """How a configuration was timed (records from before plans: a program's whole process)."""
+    return record.get("timing") or ("process" if record["backend"] == "program" else "warm")
 
 
 def summary(table: Table, summaries: list[ConfigSummary]) -> list[str]:
@@ -271,10 +280,13 @@ def standings(table: Table, timeout: float | None) -> list[str]:
 
 
 def groupings(table: Table, timeout: float | None, meta: dict) -> list[str]:
-    """The competition's numbers by size and by kind (and by set when the runs name one)."""
+    """The tables of groups a plan asks for (`group_by`); else by set when the records name
+    sets, by size and by kind."""
+    given = meta.get("settings", {}).get("groups")
     sets = any(p.info.get("set") for p in table.puzzles)
-    return [line for keys in ((("set",),) if sets else ()) + DEFAULT_GROUPS
-            for line in group_table(table, keys, timeout, meta)]
+    tables = [tuple(keys) for keys in given] if given else (
+        ((("set",),) if sets else ()) + DEFAULT_GROUPS)
+    return [line for keys in tables for line in group_table(table, keys, timeout, meta)]
 
 
 def group_table(table: Table, keys: tuple[str, ...], timeout: float | None,

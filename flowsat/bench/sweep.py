@@ -17,11 +17,11 @@ from flowsat.bench.configs import (
     default_baseline,
 )
 from flowsat.bench.meta import environment, load_average, now, where
-from flowsat.bench.plan import Run, plan, record_key
+from flowsat.bench.plan import Run, load_puzzles, plan, record_key
 from flowsat.bench.progress import Progress
 from flowsat.bench.records import append, open_results, read_meta, read_records, write_meta
 from flowsat.bench.workers import Outcome, run_all
-from flowsat.puzzle import Puzzle
+from flowsat.puzzle import Puzzle, PuzzleError
 from flowsat.puzzle.rules import Rules
 from flowsat.result import UsageError
 from flowsat.solve import blame
@@ -32,7 +32,8 @@ def standalone_backends() -> list[str]:
     return [name for name in REGISTRY if not backend(name).argument]
 
 
-FREE_ON_RESUME = ("workers", "cluster", "out")  # where it runs; every other setting stays
+FREE_ON_RESUME = ("workers", "cluster", "out", "plan")  # where it runs (and where the plan
+# is: its text is checked instead); every other setting stays
 
 
 @dataclass
@@ -53,6 +54,8 @@ class Settings:
     program_format: str | None = None  # how solver programs get the puzzle, default numberlink
     cluster: str | None = None  # a Dask scheduler's address, or local:N
     deduce: list[str] | None = None  # the sat backend's propagation-first choices to race
+    groups: list[list[str]] | None = None  # the report's tables of groups (default: by
+    # set when there are sets, by size, by kind)
 
     @property
     def rules(self) -> Rules:
@@ -61,6 +64,14 @@ class Settings:
     def configs(self) -> list[Config]:
         return configurations(self.backends, self.encodings, self.solvers, self.baselines,
                               self.program_format, self.timeout, self.deduce)
+
+    def load(self, max_cells: int | None = None) -> tuple[list[Puzzle], list[PuzzleError]]:
+        """The puzzles of the bench's paths, and the inputs that are bad."""
+        return load_puzzles(self.paths, max_cells)
+
+    def placed(self) -> dict[str, tuple[str, Rules]]:
+        """Each puzzle file's set and rules: none outside a plan."""
+        return {}
 
     def command(self) -> str:
         """The command that runs this bench afresh."""
@@ -92,8 +103,8 @@ def bench(settings: Settings, puzzles: list[Puzzle], *, resume: bool = False,
         raise UsageError(f"{folder} holds results already: --resume goes on with them, "
                          f"or choose another --out")
     meta = start(folder, settings, configs, resume, argv)
-    todo = [run for run in plan(puzzles, settings.symmetries, configs, settings.repeat)
-            if run.key not in done]
+    todo = [run for run in plan(puzzles, settings.symmetries, configs, settings.repeat,
+                                settings.placed()) if run.key not in done]
     statuses: Counter[str] = Counter()
     try:
         with open_results(folder) as out, Progress(len(todo), progress) as shown:

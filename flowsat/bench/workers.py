@@ -46,7 +46,7 @@ def execute(run: Run, timeout: float, rules: Rules) -> Outcome:
     """Solve one run in this process. The clock starts once the backend is imported and its
     options made, after a garbage collection, and, the first time a configuration runs here,
     after it has solved a 1x2 puzzle (one-time costs: caches, specs read, libraries loaded)."""
-    config = run.config
+    config, rules = run.config, run.rules or rules
     REGISTRY[config.backend] = config.module
     start = time.perf_counter()
     limits = Limits(timeout)

@@ -60,6 +60,36 @@ DeduceChoices = Annotated[str | None, typer.Option(
     "auto (default: the backend's own, auto); each choice a configuration NAME/deduce=CHOICE.")]
 
 
+PlanFile = Annotated[Path | None, typer.Option(
+    "--plan", help="An experiment plan (TOML): puzzle sets, configurations, rules, repeats, "
+    "timeout, workers, how the report groups (docs/bench.md#plans). Instead of PATHS and the "
+    "other options (--workers, --cluster and --out may override the plan's).")]
+WITH_PLAN = {"plan", "resume", "workers", "cluster", "out", "max_cells"}  # given with --plan
+
+
+def given_here(ctx: typer.Context, name: str) -> bool:
+    """Whether the command line gave the option (typer may bring its own click: by name)."""
+    source = ctx.get_parameter_source(name)
+    return source is not None and source.name == "COMMANDLINE"
+
+
+def planned(ctx: typer.Context, plan: Path, paths: list[Path] | None, given: dict[str, object]):
+    """The bench a plan is, once no option of the command line says otherwise."""
+    from flowsat.bench.planfile import read_plan
+
+    if paths:
+        raise UsageError("give puzzle PATHS or --plan, not both")
+    for name in ctx.params:
+        if name not in WITH_PLAN and given_here(ctx, name):
+            raise UsageError(f"--{name.replace('_', '-')} does not go with --plan: the plan "
+                             f"says it")
+    settings = read_plan(plan, given["out"] and str(given["out"]))
+    for name in ("workers", "cluster"):
+        if given_here(ctx, name):
+            setattr(settings, name, given[name])
+    return settings
+
+
 def interrupt(*_: object) -> None:
     raise KeyboardInterrupt
 
@@ -69,7 +99,9 @@ folders. Each run (puzzle, orientation, configuration, repeat) goes to a worker 
 appended to DIR/results.jsonl as it ends; DIR/report.md, report.csv and plots/ are written at
 the end.\n\n{BENCH_EXIT}""")
 def bench(
-    paths: Annotated[list[Path], typer.Argument(help="Puzzle files or folders.")],
+    ctx: typer.Context,
+    paths: Annotated[list[Path] | None, typer.Argument(
+        help="Puzzle files or folders (or --plan).", show_default=False)] = None,
     backends: Annotated[str | None, typer.Option(
         help=f"Backends, comma-separated: {', '.join(REGISTRY)} (default: all but program), "
              "program:NAME=COMMAND for a solver program (a row program/NAME).")] = None,
@@ -84,10 +116,11 @@ def bench(
     timeout: RunTimeout = 60.0,
     workers: Workers = 1,
     cluster: Cluster = None,
-    out: Annotated[Path, typer.Option(
-        callback=a_folder, help="Folder of the results and the report.")
-                   ] = Path("bench-out"),
+    out: Annotated[Path | None, typer.Option(
+        callback=a_folder, help="Folder of the results and the report (default: bench-out; "
+        "with --plan, the plan's out, else results/PLAN_NAME).")] = None,
     resume: Resume = False,
+    plan: PlanFile = None,
     allow_self_touch: AllowSelfTouch = False,
     baselines: Annotated[bool, typer.Option(
         "--baselines/--no-baselines", help="Add the 2016 rows: sat/zucker2016/pycosat (when "
@@ -98,28 +131,43 @@ def bench(
 ) -> None:
     from flowsat.bench import Settings, write_report
 
+    if plan:
+        try:
+            planned_settings = planned(ctx, plan, paths, {"out": out, "workers": workers,
+                                                          "cluster": cluster})
+        except UsageError as err:
+            usage_error(err)
+        sweep(planned_settings, max_cells, resume, write_report)
+    if not paths:
+        usage_error("give puzzle files or folders, or --plan FILE.toml")
     given = {"backends": names(backends), "solvers": names(solvers),
              "encodings": names(encodings), "deduce": names(deduce),
              "program_format": program_format and program_format.value}
     settings = Settings([str(p) for p in paths], symmetries=symmetries.value, repeat=repeat,
-                        timeout=timeout, workers=workers, out=str(out), baselines=baselines,
+                        timeout=timeout, workers=workers, out=str(out or "bench-out"),
+                        baselines=baselines,
                         allow_self_touch=allow_self_touch, cluster=cluster,
                         **{k: v for k, v in given.items() if v})
-    sweep(settings, paths, max_cells, resume, write_report)
+    sweep(settings, max_cells, resume, write_report)
 
 
-def sweep(settings, paths: list[Path], max_cells: int, resume: bool,
+def sweep(settings, max_cells: int, resume: bool,
           reports: Callable[[Path], list[Path]]) -> NoReturn:
-    """Run a bench, write its reports, and exit with the bench's status."""
-    from flowsat.bench import bench, load_puzzles
+    """Run a bench (a plan's: its copy kept beside the results), write its reports, and exit
+    with the bench's status."""
+    from flowsat.bench import bench
+    from flowsat.bench.planfile import PlanSettings, keep_plan
 
-    puzzles, errors = load_puzzles(paths, max_cells)
-    for err in errors:
-        typer.echo(str(err), err=True)
     out = Path(settings.out)
     terminate = signal.signal(signal.SIGTERM, interrupt)  # a kill ends the bench as Ctrl-C
+    errors: list = []
     try:
+        puzzles, errors = settings.load(max_cells)
+        for err in errors:
+            typer.echo(str(err), err=True)
         cluster_option(settings.cluster, settings.workers)
+        if isinstance(settings, PlanSettings):
+            keep_plan(settings, resume)
         if not puzzles:
             raise UsageError("no puzzle to run")
         statuses = bench(settings, puzzles, resume=resume, argv=sys.argv,
@@ -145,6 +193,7 @@ boards), as a bench of the sat backend; beside the bench's report, DIR/encodings
 give each configuration's size, total, median and worst time and timeouts per puzzle set, and
 what each single choice of family or solver is worth.\n\n{BENCH_EXIT}""")
 def experiment(
+    ctx: typer.Context,
     paths: Annotated[list[Path] | None, typer.Argument(
         help="Puzzle files or folders, one set each (default: ../shared/puzzles/zucker and "
              "../shared/puzzles/numberlink).")] = None,
@@ -156,26 +205,31 @@ def experiment(
     timeout: RunTimeout = 60.0,
     workers: Workers = 1,
     cluster: Cluster = None,
-    out: Annotated[Path, typer.Option(
-        callback=a_folder, help="Folder of the results and the reports.")
-                   ] = Path("results/encodings"),
+    out: Annotated[Path | None, typer.Option(
+        callback=a_folder, help="Folder of the results and the reports (default: "
+        "results/encodings; with --plan, the plan's out, else results/PLAN_NAME).")] = None,
     resume: Resume = False,
     max_cells: MaxCells = MAX_CELLS,
     deduce: DeduceChoices = None,
+    plan: PlanFile = None,
 ) -> None:
     from flowsat.bench import write_report
     from flowsat.bench.experiment import settings as experiment_settings
     from flowsat.bench.experiment import shared_sets, write_encodings_report
 
     try:
-        paths = paths or shared_sets()
-        settings = experiment_settings([str(p) for p in paths], names(encodings),
-                                       names(solvers), repeat=repeat, timeout=timeout,
-                                       workers=workers, out=str(out), cluster=cluster,
-                                       deduce=names(deduce))
+        if plan:
+            settings = planned(ctx, plan, paths, {"out": out, "workers": workers,
+                                                  "cluster": cluster})
+        else:
+            settings = experiment_settings([str(p) for p in paths or shared_sets()],
+                                           names(encodings), names(solvers), repeat=repeat,
+                                           timeout=timeout, workers=workers,
+                                           out=str(out or "results/encodings"),
+                                           cluster=cluster, deduce=names(deduce))
     except UsageError as err:
         usage_error(err)
-    sweep(settings, paths, max_cells, resume,
+    sweep(settings, max_cells, resume,
           lambda folder: write_report(folder) + write_encodings_report(folder))
 
 

@@ -1,0 +1,269 @@
+"""Experiment plans: a bench as data (`flowsat bench --plan FILE.toml`).
+
+A plan names puzzle sets (each a name and its paths or globs, with the rules its puzzles
+are answered under), configurations (a backend and its options, the fields of the backend's
+options dataclass, validated by `Backend.options` as the command line's are; `program:`
+rows for other people's programs), how each configuration is timed (`warm`: inside a warm
+worker; `process`: `flowsat solve` as a whole process per puzzle, start-up included), the
+repeats, the timeout, the workers or cluster, and how the report groups the puzzles. A bad
+plan is one UsageError line naming the plan and what is wrong, before anything runs.
+"""
+
+from __future__ import annotations
+
+import glob
+import re
+import shlex
+import sys
+import tomllib
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from flowsat.backend import REGISTRY, chosen
+from flowsat.bench.competition import GROUPS
+from flowsat.bench.configs import Config, recorded
+from flowsat.bench.plan import load_puzzles
+from flowsat.bench.records import read_records
+from flowsat.bench.sweep import Settings
+from flowsat.puzzle import Puzzle, PuzzleError, expand_paths
+from flowsat.puzzle.rules import Rules
+from flowsat.result import UsageError
+
+TIMINGS = ("warm", "process")
+TOP = {"out", "repeat", "timeout", "workers", "cluster", "symmetries", "rules", "group_by",
+       "sets", "configs"}
+SET_KEYS = {"name", "paths", "rules"}
+NOT_OPTIONS = {"name", "backend", "timing"}  # the other keys of a configuration are options
+WHERE = re.compile(r"\(at line (\d+), column (\d+)\)")
+
+
+@dataclass
+class PlanSettings(Settings):
+    """A bench made from a plan: its sets and configurations replace paths and backends."""
+
+    plan: str = ""
+    sets: list[dict[str, Any]] = field(default_factory=list)  # name, paths, rules
+    rows: list[dict[str, Any]] = field(default_factory=list)  # the plan's configurations
+
+    def configs(self) -> list[Config]:
+        return [configuration(self.plan, row, self.timeout) for row in self.rows]
+
+    def command(self) -> str:
+        return shlex.join(["flowsat", "bench", "--plan", self.plan])
+
+    def load(self, max_cells: int | None = None) -> tuple[list[Puzzle], list[PuzzleError]]:
+        """Every set's puzzles; a puzzle file in two sets is refused (a run is named by its
+        file, not its set)."""
+        owner: dict[str, str] = {}
+        for s in self.sets:
+            for file in expand_paths(s["paths"]):
+                if owner.setdefault(file, s["name"]) != s["name"]:
+                    raise UsageError(f"{self.plan}: {file} is in the sets {owner[file]} and "
+                                     f"{s['name']}; a file belongs to one set")
+        return load_puzzles(list(owner), max_cells)
+
+    def placed(self) -> dict[str, tuple[str, Rules]]:
+        """Each puzzle file's set and the rules its puzzles are answered under."""
+        return {file: (s["name"], Rules(**s["rules"])) for s in self.sets
+                for file in expand_paths(s["paths"])}
+
+
+def read_plan(path: Path, out: str | None = None) -> PlanSettings:
+    """The plan in `path`, checked whole: a UsageError `PLAN: what is wrong` otherwise."""
+    name = str(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as err:
+        raise UsageError(f"{name}: cannot read the plan: {err.strerror or err}") from None
+    except tomllib.TOMLDecodeError as err:
+        found = WHERE.search(str(err))
+        at = f":{found[1]}:{found[2]}" if found else ""
+        raise UsageError(f"{name}{at}: {WHERE.sub('', str(err)).strip()}") from None
+    unknown(name, "the plan", data, TOP)
+    rules = checked_rules(name, "the plan", data.get("rules", {}))
+    sets = [plan_set(name, i, s, rules) for i, s in enumerate(listed(name, data, "sets"), 1)]
+    names = [s["name"] for s in sets]
+    if len(set(names)) != len(names):
+        raise UsageError(f"{name}: two sets are named {twice(names)}")
+    settings = PlanSettings(
+        paths=[p for s in sets for p in s["paths"]], backends=[], baselines=False,
+        repeat=number(name, data, "repeat", int, 1), timeout=number(name, data, "timeout",
+                                                                    float, 60.0),
+        workers=number(name, data, "workers", int, 1), cluster=data.get("cluster"),
+        symmetries=choice(name, data, "symmetries", ("none", "all"), "none"),
+        out=out or data.get("out") or str(Path("results") / path.stem),
+        allow_self_touch=rules["self_touch"], groups=grouping(name, data.get("group_by")),
+        plan=name, sets=sets, rows=listed(name, data, "configs"))
+    made = settings.configs()  # every configuration checked now, before anything runs
+    if any(r.get("timing") == "process" for r in settings.rows) and any(
+            s["rules"] != Rules().record() for s in sets):
+        raise UsageError(f"{name}: a configuration timed as a process runs flowsat solve "
+                         f"under the default rules; give its sets none")
+    names = [c.name for c in made]
+    if len(set(names)) != len(names):
+        raise UsageError(f"{name}: two configurations are named {twice(names)}")
+    return settings
+
+
+def keep_plan(settings: PlanSettings, resume: bool) -> None:
+    """The plan copied into its results folder (`plan.toml`); a resume must run the same."""
+    folder = Path(settings.out)
+    kept, text = folder / "plan.toml", Path(settings.plan).read_text(encoding="utf-8")
+    if resume and kept.exists() and kept.read_text(encoding="utf-8") != text:
+        raise UsageError(f"{settings.plan} is not the plan {kept} was run with; --resume must "
+                         f"run the same plan")
+    if read_records(folder) and not resume:
+        return  # the bench refuses to run over earlier results
+    folder.mkdir(parents=True, exist_ok=True)
+    if not kept.exists() or kept.resolve() != Path(settings.plan).resolve():
+        kept.write_text(text, encoding="utf-8")
+
+
+def listed(plan: str, data: dict[str, Any], key: str) -> list[dict[str, Any]]:
+    """The plan's `[[key]]` tables: at least one, each a table."""
+    items = data.get(key)
+    if not items or not isinstance(items, list) or not all(isinstance(i, dict) for i in items):
+        raise UsageError(f"{plan}: give at least one [[{key}]] table")
+    return items
+
+
+def plan_set(plan: str, index: int, given: dict[str, Any], rules: dict[str, bool]
+             ) -> dict[str, Any]:
+    """A set: its name, its paths (globs expanded, each matching something), its rules."""
+    name = given.get("name") or f"#{index}"
+    unknown(plan, f"set {name}", given, SET_KEYS)
+    paths = given.get("paths")
+    if isinstance(paths, str):
+        paths = [paths]
+    if not paths or not all(isinstance(p, str) for p in paths):
+        raise UsageError(f"{plan}: set {name}: give its paths, a list of files, folders or "
+                         f"globs")
+    found = []
+    for pattern in paths:
+        matched = sorted(glob.glob(pattern)) if glob.has_magic(pattern) else (
+            [pattern] if Path(pattern).exists() else [])
+        if not matched:
+            raise UsageError(f"{plan}: set {name}: nothing matches {pattern}")
+        found += matched
+    return {"name": str(name), "paths": found,
+            "rules": {**rules, **checked_rules(plan, f"set {name}", given.get("rules", {}))}}
+
+
+def checked_rules(plan: str, where: str, given: Any) -> dict[str, bool]:
+    """Rules as a table of switches (`self_touch`, `fill_all`), each true or false."""
+    known = {f.name for f in fields(Rules)}
+    if not isinstance(given, dict):
+        raise UsageError(f"{plan}: {where}: rules is a table, e.g. {{ self_touch = true }}")
+    unknown(plan, f"{where}: rules", given, known)
+    for key, value in given.items():
+        if not isinstance(value, bool):
+            raise UsageError(f"{plan}: {where}: rules: {key} is true or false")
+    return Rules(**given).record()
+
+
+def configuration(plan: str, row: dict[str, Any], timeout: float) -> Config:
+    """One configuration of the plan, its options made by its backend (so checked as the
+    command line's are); timed `process`: `flowsat solve` run as a solver program."""
+    label = row.get("name") or row.get("backend") or "?"
+    try:
+        timing = row.get("timing", "warm")
+        if timing not in TIMINGS:
+            raise UsageError(f"timing {timing!r} is not one of {', '.join(TIMINGS)}")
+        text = str(row.get("backend") or "")
+        if not text:
+            raise UsageError(f"give its backend: {', '.join(REGISTRY)} or program:COMMAND")
+        options = {k: v for k, v in row.items() if k not in NOT_OPTIONS}
+        owner, made = chosen(text, **options)
+        if owner.outside:
+            if row.get("timing", "process") != "process":
+                raise UsageError("a solver program is timed as a whole process, not warm")
+            options = {owner.argument: made.command, "program_format": made.program_format}
+            name = row.get("name") or f"{owner.name}/{Path(made.argv[0]).name}"
+            return Config(name, owner.name, REGISTRY[owner.name], options, "process")
+        name, options = recorded(owner, options, timeout)
+        name = row.get("name") or (name + "/process" * (timing == "process"))
+        if timing == "process":
+            return whole_process(name, owner.name, options, timeout)
+        return Config(name, owner.name, REGISTRY[owner.name], options)
+    except UsageError as err:
+        raise UsageError(f"{plan}: configuration {label}: {err}") from None
+
+
+def whole_process(name: str, backend: str, options: dict[str, Any], timeout: float) -> Config:
+    """A configuration of flowsat's own backend timed as `flowsat solve` in a process of its
+    own per puzzle (start-up and imports included), answered and checked as a program's. Its
+    own timeout is past the bench's, so that the bench's kill at the timeout says `timeout`."""
+    words = [sys.executable, "-m", "flowsat", "solve", "--backend", backend, "--format",
+             "rows", "--timeout", f"{2 * timeout:g}", *solve_flags(backend, options), "{file}"]
+    command = shlex.join(words)
+    chosen("program", command=command)  # the same checks as any program row
+    return Config(name, "program", REGISTRY["program"],
+                  {"command": command, "program_format": "numberlink"}, "process")
+
+
+def solve_flags(backend: str, options: dict[str, Any]) -> list[str]:
+    """`flowsat solve`'s flags for a backend's options: a switch when it differs from what
+    the flag leaves, else `--name value`."""
+    from flowsat.backend import backend as find
+
+    declared = {f.name: f for f in fields(find(backend).Options)}
+    words: list[str] = []
+    for key, value in options.items():
+        flag = declared[key].metadata.get("flag")
+        if flag:
+            if bool(value) != flag.startswith("--no-"):
+                words.append(flag)
+        elif value is not None:
+            words += [f"--{key.replace('_', '-')}", str(value)]
+    return words
+
+
+def grouping(plan: str, given: Any) -> list[list[str]] | None:
+    """The report's tables of groups: each a key (`size`) or keys together (`[set, size]`)."""
+    if given is None:
+        return None
+    tables = [[g] if isinstance(g, str) else g for g in given] if isinstance(given, list) else []
+    if not tables or not all(isinstance(t, list) and t for t in tables):
+        raise UsageError(f"{plan}: group_by is a list of keys or lists of keys, "
+                         f"e.g. [\"set\", [\"size\", \"kind\"]]")
+    for key in (k for t in tables for k in t):
+        if key not in GROUPS:
+            raise UsageError(f"{plan}: group_by: no grouping {key!r}; choose from "
+                             f"{', '.join(GROUPS)}")
+    return tables
+
+
+def number(plan: str, data: dict[str, Any], key: str, kind: type, default: Any) -> Any:
+    """A number of the plan, checked as the command line's is (`--repeat`, `--timeout`)."""
+    from flowsat.options import REPEAT, RUN_TIMEOUT, WORKERS
+
+    value = data.get(key, default)
+    if kind is float and isinstance(value, int) and not isinstance(value, bool):
+        value = float(value)
+    if not isinstance(value, kind) or isinstance(value, bool):
+        raise UsageError(f"{plan}: {key} is a number, not {value!r}")
+    bounds = {"repeat": REPEAT, "timeout": RUN_TIMEOUT, "workers": WORKERS}[key]
+    try:
+        return bounds.check(key, value)
+    except UsageError as err:
+        raise UsageError(f"{plan}: {err}") from None
+
+
+def choice(plan: str, data: dict[str, Any], key: str, choices: tuple[str, ...],
+           default: str) -> str:
+    value = data.get(key, default)
+    if value not in choices:
+        raise UsageError(f"{plan}: {key} is one of {', '.join(choices)}, not {value!r}")
+    return value
+
+
+def unknown(plan: str, where: str, given: dict[str, Any], known: set[str]) -> None:
+    """A UsageError for the first key that is not one of `known`."""
+    for key in sorted(given.keys() - known):
+        raise UsageError(f"{plan}: {where}: unknown key {key!r}; the keys are "
+                         f"{', '.join(sorted(known))}")
+
+
+def twice(names: list[str]) -> str:
+    return next(n for n in names if names.count(n) > 1)

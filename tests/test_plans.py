@@ -1,0 +1,153 @@
+"""Experiment plans: `flowsat bench --plan FILE.toml` end to end, and bad plans refused up front."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from flowsat.bench.planfile import read_plan, solve_flags
+from flowsat.bench.records import read_records
+from flowsat.commands import app
+from flowsat.result import UsageError
+from tests.conftest import PUZZLES, ROOT
+
+FIVE = PUZZLES / "small" / "5x5"
+TINY = f"""
+repeat = 2
+timeout = 30
+group_by = ["set", ["size", "kind"]]
+
+[[sets]]
+name = "first"
+paths = ["{FIVE / '5x5-0001.txt'}"]
+
+[[sets]]
+name = "second"
+paths = ["{FIVE}/5x5-000[2].txt"]
+
+[[configs]]
+backend = "sat"
+solver = "glucose4"
+
+[[configs]]
+name = "search"
+backend = "astar"
+
+[[configs]]
+name = "sat-process"
+backend = "sat"
+timing = "process"
+"""
+
+
+def write(folder: Path, text: str, name: str = "plan.toml") -> Path:
+    path = folder / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def run_cli(*args: str):
+    return CliRunner().invoke(app, list(args))
+
+
+def test_a_tiny_plan_runs_end_to_end_in_both_timing_modes(tmp_path):
+    plan, out = write(tmp_path, TINY, "tiny.toml"), tmp_path / "out"
+    got = run_cli("bench", "--plan", str(plan), "--out", str(out))
+    assert got.exit_code == 0, got.output
+    records = read_records(out)
+    assert len(records) == 2 * 3 * 2  # puzzles x configurations x repeats
+    assert {r["status"] for r in records} == {"solved"}
+    assert {(Path(r["file"]).name, r["set"]) for r in records} == {
+        ("5x5-0001.txt", "first"), ("5x5-0002.txt", "second")}
+    assert {r["config"]: r["timing"] for r in records} == {
+        "sat/glucose4": "warm", "search": "warm", "sat-process": "process"}
+    assert all(r["rules"] == {"self_touch": False, "fill_all": True} for r in records)
+    process = [r for r in records if r["timing"] == "process"]
+    assert all(r["backend"] == "program" and "flowsat solve" in r["options"]["command"]
+               for r in process)
+    meta = json.loads((out / "meta.json").read_text())
+    assert meta["command"] == f"flowsat bench --plan {plan}"
+    assert meta["settings"]["groups"] == [["set"], ["size", "kind"]]
+    assert [s["name"] for s in meta["settings"]["sets"]] == ["first", "second"]
+    assert (out / "plan.toml").read_text() == TINY
+    report = (out / "report.md").read_text()
+    assert f"flowsat bench --plan {plan}" in report
+    assert "| `sat-process` | program | process |" in report
+    assert "| set | puzzles |" in report and "| size and kind | puzzles |" in report
+    assert "| by kind" not in report and "| kind | puzzles |" not in report  # the plan's only
+
+
+def test_resume_of_a_plan_runs_what_is_missing_and_refuses_another_plan(tmp_path):
+    one = TINY.replace("repeat = 2", "repeat = 1").split("[[configs]]\nname = \"search\"")[0]
+    plan, out = write(tmp_path, one), tmp_path / "out"
+    assert run_cli("bench", "--plan", str(plan), "--out", str(out)).exit_code == 0
+    lines = (out / "results.jsonl").read_text().splitlines()
+    (out / "results.jsonl").write_text(lines[0] + "\n")
+    got = run_cli("bench", "--plan", str(plan), "--out", str(out), "--resume")
+    assert got.exit_code == 0, got.output
+    assert len(read_records(out)) == len(lines)
+    other = write(tmp_path, one.replace("timeout = 30", "timeout = 20"), "other.toml")
+    got = run_cli("bench", "--plan", str(other), "--out", str(out), "--resume")
+    assert got.exit_code == 2 and "--resume must run the same plan" in got.output
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ("[[sets]]\nname='a'\npaths=['{five}']\n[[configs]]\nbackend='sat'\nno_foo=true\n",
+     "plan.toml: configuration sat: --no-foo does not apply to the sat backend"),
+    ("[[sets]]\nname='a'\npaths=['{five}']\n[[configs]]\nname='x'\nbackend='sat'\n"
+     "max_conflicts=-1\n", "plan.toml: configuration x: --max-conflicts: -1"),
+    ("[[sets]]\nname='a'\npaths=['nowhere/*.txt']\n[[configs]]\nbackend='sat'\n",
+     "plan.toml: set a: nothing matches nowhere/*.txt"),
+    ("[[sets]]\nname='a'\npaths=['{five}']\n[[configs]]\nbackend='astar'\ntiming='cold'\n",
+     "timing 'cold' is not one of warm, process"),
+    ("[[sets]]\nname='a'\npaths=['{five}']\n[[configs]]\nbackend='program:true'\n"
+     "timing='warm'\n", "a solver program is timed as a whole process"),
+    ("group_by=['shape']\n[[sets]]\nname='a'\npaths=['{five}']\n[[configs]]\nbackend='sat'\n",
+     "group_by: no grouping 'shape'"),
+    ("repeats=3\n", "plan.toml: the plan: unknown key 'repeats'"),
+    ("[[sets]]\nname='a'\npaths=['{five}']\n", "give at least one [[configs]] table"),
+    ("rules={touch=true}\n[[sets]]\nname='a'\npaths=['{five}']\n[[configs]]\nbackend='sat'\n",
+     "the plan: rules: unknown key 'touch'"),
+    ("repeat = = 2\n", "plan.toml:1:10: "),
+])
+def test_a_bad_plan_is_one_line_exit_2_before_anything_runs(tmp_path, text, said):
+    plan = write(tmp_path, text.replace("{five}", str(FIVE)))
+    got = run_cli("bench", "--plan", str(plan), "--out", str(tmp_path / "out"))
+    assert got.exit_code == 2
+    assert said in got.output and "Traceback" not in got.output
+    assert not (tmp_path / "out" / "results.jsonl").exists()
+
+
+def test_the_plan_says_the_settings_and_paths_do_not_go_with_it(tmp_path):
+    plan = write(tmp_path, TINY)
+    got = run_cli("bench", "--plan", str(plan), "--timeout", "3")
+    assert got.exit_code == 2 and "--timeout does not go with --plan" in got.output
+    got = run_cli("bench", str(FIVE), "--plan", str(plan))
+    assert got.exit_code == 2 and "not both" in got.output
+
+
+def test_process_timing_gives_flowsat_solve_the_configurations_flags():
+    assert solve_flags("astar", {"preset": "2016", "max_nodes": 5}) == [
+        "--preset", "2016", "--max-nodes", "5"]
+    from flowsat.backend import backend
+
+    switch = next(f for f in backend("astar").Options.__dataclass_fields__.values()
+                  if (f.metadata.get("flag") or "").startswith("--no-"))
+    assert solve_flags("astar", {switch.name: False}) == [switch.metadata["flag"]]
+    assert solve_flags("astar", {switch.name: True}) == []
+
+
+def test_every_committed_plan_is_valid_and_names_its_results_folder(monkeypatch):
+    plans = sorted((ROOT / "plans").glob("*.toml"))
+    assert plans
+    monkeypatch.chdir(ROOT)
+    for plan in plans:
+        try:
+            settings = read_plan(plan.relative_to(ROOT))
+        except UsageError as err:  # the peers' programs or ../shared may not be here
+            assert "not a program" in str(err) or "nothing matches ../shared" in str(err), err
+            continue
+        assert (ROOT / settings.out).is_dir(), plan
