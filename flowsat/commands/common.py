@@ -139,7 +139,7 @@ def each_puzzle(files: list[Path], max_cells: int, work: Callable[[Puzzle], T],
     for internal ones (an answer that failed the checker: a bug), else what `show` returns."""
     worst = 0
     items, workers = items_and_workers(files, max_cells, jobs)
-    with closing(answers(items, lambda item: item if isinstance(item, PuzzleError) else work(item),
+    with closing(answers(items, lambda item: None if isinstance(item, PuzzleError) else work(item),
                          workers)) as answered:
         for item, done in answered:
             if isinstance(item, PuzzleError):

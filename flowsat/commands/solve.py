@@ -179,7 +179,7 @@ def solve(
 
     def work(item: Puzzle | PuzzleError) -> tuple[Result | PuzzleError, Replay | None]:
         if isinstance(item, PuzzleError):
-            return item, None
+            return None, None  # reported in its turn
         replay = Replay(item, delay=delay, fast=fast, color=color,
                         show_cycles=show_cycles) if replaying else None
         return run(item, found, options, rules, limits, replay), replay
@@ -187,7 +187,8 @@ def solve(
     worst = 0
     with closing(answers(items, work, workers)) as answered:
         for item, done in answered:
-            result, replay = settled(item, done, given)
+            result, replay = (item, None) if isinstance(item, PuzzleError) else settled(
+                item, done, given)
             if isinstance(result, PuzzleError):  # a bad puzzle, a --hint file that does not fit
                 report_error(result, fmt, backend, rules)
                 worst = max(worst, EXIT["input"])
