@@ -510,12 +510,12 @@ def test_options_are_made_from_the_registry(monkeypatch):
     args = [a for s in REGISTRY for a in (flag(s), "2")[:1 + (not isinstance(s.on, bool))]]
     assert len(set(map(flag, REGISTRY))) == len(REGISTRY)
     results = []
-    run_one = solve_command.run_one
-    monkeypatch.setattr(solve_command, "run_one", lambda *a, **k: results.append(run_one(*a, **k))
+    settled = solve_command.settled
+    monkeypatch.setattr(solve_command, "settled", lambda *a, **k: results.append(settled(*a, **k))
                         or results[-1])
     result = CliRunner().invoke(app, ["solve", "--backend", "astar", "-q", *args, puzzle])
     assert result.exit_code == 0, result.output
-    (solved,) = results
+    ((solved, _),) = results
     for s in REGISTRY:
         assert all(s.name in preset for preset in PRESETS.values())
         assert getattr(SearchOptions(), s.name) == s.value_in("full")

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from enum import StrEnum
+from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, NoReturn, TypeVar
 
@@ -14,6 +15,7 @@ import typer
 
 from flowsat.options import MAX_CELLS as MAX_CELLS_BOUNDS
 from flowsat.options import REPEAT, RUN_TIMEOUT, WORKERS, Bounds
+from flowsat.parallel import MIN_ITEMS_A_WORKER, answers, workers_for
 from flowsat.puzzle import Paths, Puzzle, PuzzleError, expand_paths, read_puzzles
 from flowsat.result import UsageError
 
@@ -79,6 +81,11 @@ RunTimeout = Annotated[float, typer.Option(callback=bounded(RUN_TIMEOUT), help="
 Workers = Annotated[int, typer.Option(callback=bounded(WORKERS), help="Worker processes at once.")]
 
 
+Jobs = Annotated[int | None, typer.Option(
+    callback=bounded(WORKERS), help=f"Worker processes solving puzzles at once (default: every "
+    f"core; 1: this process only). Under {MIN_ITEMS_A_WORKER} puzzles a worker, fewer start.")]
+
+
 Cluster = Annotated[str | None, typer.Option(
     metavar="ADDRESS|local:N", help="Run on a Dask cluster (needs flowsat[cluster]): a "
     "scheduler's address, e.g. tcp://host:8786, or local:N for N worker processes here.")]
@@ -108,20 +115,39 @@ class Format(StrEnum):
 T = TypeVar("T")
 
 
+def every_item(files: list[Path] | list[str], max_cells: int
+               ) -> Iterator[Puzzle | PuzzleError]:
+    """Every puzzle of the files (folders: their puzzle files), an error in place of a bad one."""
+    return chain.from_iterable(read_puzzles(file, max_cells) for file in expand_paths(files))
+
+
+def items_and_workers(files: list[Path] | list[str], max_cells: int, jobs: int | None
+                      ) -> tuple[Iterator[Puzzle | PuzzleError] | list[Puzzle | PuzzleError], int]:
+    """The items of the files and the worker processes for them: read as they go with one
+    process, all at once to share them out."""
+    items = every_item(files, max_cells)
+    if jobs == 1:
+        return items, 1
+    items = list(items)
+    return items, workers_for(len(items), jobs)
+
+
 def each_puzzle(files: list[Path], max_cells: int, work: Callable[[Puzzle], T],
-                show: Callable[[Puzzle, T], int]) -> NoReturn:
-    """Do the work on every puzzle of the files and folders and show each answer; exit with
-    the highest status: 2 for input errors, 4 for internal ones (an answer that failed the
-    checker: a bug), else what `show` returns."""
+                show: Callable[[Puzzle, T], int], jobs: int | None = 1) -> NoReturn:
+    """Do the work on every puzzle of the files and folders (on `jobs` processes, None: every
+    core) and show each answer in order; exit with the highest status: 2 for input errors, 4
+    for internal ones (an answer that failed the checker: a bug), else what `show` returns."""
     worst = 0
-    for file in expand_paths(files):
-        for item in read_puzzles(file, max_cells):
+    items, workers = items_and_workers(files, max_cells, jobs)
+    with closing(answers(items, lambda item: None if isinstance(item, PuzzleError) else work(item),
+                         workers)) as answered:
+        for item, done in answered:
             if isinstance(item, PuzzleError):
                 typer.echo(str(item), err=True)
                 worst = max(worst, EXIT["input"])
                 continue
             try:
-                answer = work(item)
+                answer = done.get()
             except UsageError as err:  # e.g. a kind of board the backend does not know
                 typer.echo(f"{item.file}:{item.line}:1: {item.name}: {err}", err=True)
                 worst = max(worst, EXIT["input"])

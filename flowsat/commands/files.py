@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 
 from flowsat.checker import problems
-from flowsat.commands.common import EXIT, AllowEmpty, AllowSelfTouch, MaxCells, each_puzzle
+from flowsat.commands.common import EXIT, AllowEmpty, AllowSelfTouch, Jobs, MaxCells, each_puzzle
 from flowsat.puzzle import MAX_CELLS, Puzzle
 from flowsat.puzzle.formats import FORMATS, WRITABLE, CannotWrite, format_named, puzzle_text
 from flowsat.puzzle.rules import Rules
@@ -65,6 +65,7 @@ def convert(
     timeout: Annotated[float | None, typer.Option(
         min=0, help="Seconds to solve a puzzle without a solution (pack).")] = None,
     max_cells: MaxCells = MAX_CELLS,
+    jobs: Jobs = None,
 ) -> None:
     out = output.open("w", encoding="utf-8") if output else sys.stdout
     rules = Rules(self_touch=allow_self_touch)
@@ -91,7 +92,7 @@ def convert(
         return 0
 
     try:
-        each_puzzle(files, max_cells, written, show)
+        each_puzzle(files, max_cells, written, show, jobs)
     finally:
         if output:
             out.close()

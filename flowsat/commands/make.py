@@ -16,6 +16,7 @@ from flowsat.commands.common import (
     AllowSelfTouch,
     Cluster,
     Format,
+    Jobs,
     MaxCells,
     a_folder,
     bounded,
@@ -162,6 +163,7 @@ def rate(
         callback=bounded(MAX_NODES),
         help="Best-first states expanded at most (default 50000).")] = None,
     max_cells: MaxCells = MAX_CELLS,
+    jobs: Jobs = None,
 ) -> None:
     from flowsat import difficulty
 
@@ -178,7 +180,7 @@ def rate(
         return 0 if rating.status == "solved" else EXIT.get(rating.status, 0)
 
     rules, nodes = Rules(self_touch=allow_self_touch), max_nodes or difficulty.MAX_NODES
-    each_puzzle(files, max_cells, lambda p: difficulty.rate(p, rules, nodes), show)
+    each_puzzle(files, max_cells, lambda p: difficulty.rate(p, rules, nodes), show, jobs)
 
 
 @group.command("check-unique", help="""Tell, per puzzle, whether it has exactly one solution
@@ -201,6 +203,7 @@ def check_unique(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the verdict line a puzzle.")
                      ] = False,
     max_cells: MaxCells = MAX_CELLS,
+    jobs: Jobs = None,
 ) -> None:
     color = sys.stdout.isatty() if color is None else color
     budget = {} if max_conflicts is None else {"max_conflicts": max_conflicts}
@@ -220,4 +223,4 @@ def check_unique(
 
     rules = Rules(allow_self_touch)
     each_puzzle(files, max_cells, lambda p: unique.check_unique(p, rules=rules, timeout=timeout,
-                                                                **budget), show)
+                                                                **budget), show, jobs)

@@ -11,6 +11,7 @@ import os
 import sys
 from collections import Counter
 from collections.abc import Callable
+from contextlib import closing
 from dataclasses import Field, fields
 from enum import StrEnum
 from pathlib import Path
@@ -24,17 +25,20 @@ from flowsat.commands.common import (
     EXIT_STATUS,
     AllowEmpty,
     AllowSelfTouch,
+    Jobs,
     MaxCells,
     PngTarget,
     SvgTarget,
     bounded,
+    items_and_workers,
     open_pictures,
     save,
     usage_error,
 )
 from flowsat.memory import for_good
 from flowsat.options import DELAY, MAX_MEMORY, MEMORY_HELP, TEXT_TIMEOUT_S, TIMEOUT
-from flowsat.puzzle import MAX_CELLS, Puzzle, PuzzleError, expand_paths, read_puzzles
+from flowsat.parallel import Done, answers, share
+from flowsat.puzzle import MAX_CELLS, Puzzle, PuzzleError, expand_paths
 from flowsat.puzzle.rules import Rules
 from flowsat.render.text import draw, summary
 from flowsat.result import Result, UsageError, error_record, record_json, to_record
@@ -150,6 +154,7 @@ def solve(
                      ] = None,
     max_memory: Annotated[float | None, typer.Option(
         callback=bounded(MAX_MEMORY), help=MEMORY_HELP)] = None,
+    jobs: Jobs = None,
     **given: object,
 ) -> None:
     given = backend_options(given)  # only what was given goes to the backend
@@ -169,17 +174,22 @@ def solve(
     if replaying:
         from flowsat.render.animate import Replay
     for_good(lambda: loaded(found))  # the backend's work imported now, kept out of the collector
+    items, workers = items_and_workers(files, max_cells, 1 if replaying else jobs)
+    limits = Limits(timeout, share(max_memory, workers))
+
+    def work(item: Puzzle | PuzzleError) -> tuple[Result | PuzzleError, Replay | None]:
+        if isinstance(item, PuzzleError):
+            return None, None  # reported in its turn
+        replay = Replay(item, delay=delay, fast=fast, color=color,
+                        show_cycles=show_cycles) if replaying else None
+        return run(item, found, options, rules, limits, replay), replay
+
     worst = 0
-    for file in files:
-        for item in read_puzzles(file, max_cells):
-            if isinstance(item, PuzzleError):
-                report_error(item, fmt, backend, rules)
-                worst = max(worst, EXIT["input"])
-                continue
-            replay = Replay(item, delay=delay, fast=fast, color=color,
-                            show_cycles=show_cycles) if replaying else None
-            result = run_one(item, found, options, given, rules, limits, replay)
-            if isinstance(result, PuzzleError):  # a --hint file that does not fit the puzzle
+    with closing(answers(items, work, workers)) as answered:
+        for item, done in answered:
+            result, replay = (item, None) if isinstance(item, PuzzleError) else settled(
+                item, done, given)
+            if isinstance(result, PuzzleError):  # a bad puzzle, a --hint file that does not fit
                 report_error(result, fmt, backend, rules)
                 worst = max(worst, EXIT["input"])
                 continue
@@ -196,14 +206,14 @@ def solve(
 solve.__signature__ = with_backend_options(solve)
 
 
-def run_one(puzzle: Puzzle, backend: Backend, options: object, given: dict, rules: Rules,
-            limits: Limits, observe: Replay | None = None) -> Result | PuzzleError:
-    """The checked result, or an `error` result naming the bug (and the options given); usage
-    errors end the run."""
+def settled(puzzle: Puzzle | PuzzleError, done: Done, given: dict
+            ) -> tuple[Result | PuzzleError, Replay | None]:
+    """The checked result (and the replay), or an `error` result naming the bug (and the
+    options given); usage errors end the run."""
     try:
-        return run(puzzle, backend, options, rules, limits, observe)
+        return done.get()
     except PuzzleError as err:
-        return err
+        return err, None
     except UsageError as err:
         usage_error(err)
     except AssertionError as err:  # a solution that failed the checker, a broken model
@@ -211,7 +221,7 @@ def run_one(puzzle: Puzzle, backend: Backend, options: object, given: dict, rule
             raise
         message = f"internal error (a bug): {err}"
         typer.echo(f"{puzzle.file}:{puzzle.line}:1: {message}", err=True)
-        return Result("error", error=message, config=given)
+        return Result("error", error=message, config=given), None
 
 
 def emit(puzzle: Puzzle, result: Result, backend: str, fmt: SolveFormat, color: bool,

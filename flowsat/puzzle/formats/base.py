@@ -21,6 +21,9 @@ class PuzzleError(Exception):
         super().__init__(f"{file}:{line}:{col}: {message}")
         self.file, self.line, self.col, self.message, self.index = file, line, col, message, index
 
+    def __reduce__(self):  # sent whole between processes (`flowsat.parallel`)
+        return type(self), (self.file, self.line, self.col, self.message, self.index)
+
 
 class CannotWrite(ValueError):
     """A puzzle a format cannot hold (a kind of board, a label it reserves, no solution)."""

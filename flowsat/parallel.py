@@ -1,0 +1,207 @@
+"""Work on many puzzles in worker processes, the answers given back in input order as soon as
+every earlier one is in (`--jobs` of `solve`, `rate`, `check-unique`, `convert`).
+
+The workers are forked from the command once its imports are done (the cheapest start on
+Linux), and see the items already read: the parent sends only the bounds of a run of
+consecutive items, and each worker sends back one answer an item as it is done. Consecutive
+puzzles mostly share a board, and a worker keeps the boards it compiled (`sat.compiled.BOARDS`),
+so runs of them keep that reuse. A worker ignores Ctrl-C: the parent stops them all and the
+answers printed so far stay. An exception raised by the work goes back as the item's answer, to
+be raised again in the parent at the item's turn, as if the work had run there.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pickle
+import signal
+import sys
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Generic, TypeVar
+
+from flowsat import memory
+
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
+    from multiprocessing.context import BaseContext
+
+# A worker pays off from this many items each: below, forking and the compiled boards made
+# again in every worker cost more than the items save (see docs/solving.md, --jobs).
+MIN_ITEMS_A_WORKER = 8
+RUNS_A_WORKER = 8  # the items are handed out in about this many runs a worker (the load spread)
+MAX_RUN = 32  # items in a run at most, so that answers stream
+STOP_GRACE = 1.0  # seconds a worker has to end after SIGTERM
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+@dataclass
+class Done(Generic[R]):
+    """The answer of the work on one item: what it returned or the exception it raised."""
+
+    value: R | None = None
+    error: Exception | None = None
+
+    def get(self) -> R:
+        """The value, or the exception raised again."""
+        if self.error is not None:
+            raise self.error
+        return self.value  # type: ignore[return-value]
+
+
+def attempt(work: Callable[[T], R], item: T) -> Done[R]:
+    try:
+        return Done(work(item))
+    except Exception as err:
+        return Done(error=err)
+
+
+def cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
+def workers_for(count: int, jobs: int | None) -> int:
+    """The worker processes for `count` items and `--jobs` (None: every core): 1 means the
+    work runs here, without workers."""
+    wanted = cores() if jobs is None else jobs
+    return max(1, min(wanted, count // MIN_ITEMS_A_WORKER))
+
+
+def share(max_memory: float | None, workers: int) -> float | None:
+    """A worker's part of a memory cap the workers share (None: the default's part, which each
+    worker is given as its default)."""
+    return None if max_memory is None else max_memory / workers
+
+
+def answers(items: Iterable[T], work: Callable[[T], R], workers: int = 1
+            ) -> Iterator[tuple[T, Done[R]]]:
+    """Each item with the answer of `work` on it, in the order of the items, on `workers`
+    processes (1: here, one item at a time, as it is read)."""
+    if workers == 1:
+        for item in items:
+            yield item, attempt(work, item)
+        return
+    yield from pooled(list(items), work, workers)
+
+
+def runs(count: int, workers: int) -> deque[range]:
+    """The items, by index, in runs of consecutive ones to hand out."""
+    size = max(1, min(MAX_RUN, -(-count // (workers * RUNS_A_WORKER))))
+    return deque(range(start, min(count, start + size)) for start in range(0, count, size))
+
+
+def serve(conn: Connection, items: Sequence[T], work: Callable[[T], R], cap_mb: float) -> None:
+    """A worker's life: do the work on each run of items sent, answer by answer, until the
+    parent closes the pipe."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    memory.set_default_cap_mb(cap_mb)
+    try:
+        while True:
+            for i in conn.recv():
+                conn.send((i, portable(attempt(work, items[i]))))
+    except (EOFError, BrokenPipeError):  # the parent is gone or done
+        return
+
+
+def portable(done: Done[R]) -> Done[R]:
+    """The answer, or, where its exception cannot be sent whole, the exception in words."""
+    if done.error is None:
+        return done
+    try:
+        pickle.loads(pickle.dumps(done.error))
+    except Exception:
+        return Done(error=RuntimeError(f"{type(done.error).__name__}: {done.error}"))
+    return done
+
+
+class Worker:
+    """A worker process and the run of items it is on."""
+
+    def __init__(self, context: BaseContext, items: Sequence, work: Callable, cap_mb: float):
+        sys.stdout.flush()  # what is buffered here would be written again by the child
+        sys.stderr.flush()
+        self.conn, child = context.Pipe()
+        self.process = context.Process(target=serve, args=(child, items, work, cap_mb),
+                                       daemon=True)
+        self.process.start()
+        child.close()
+        self.left: set[int] = set()
+
+    def give(self, todo: deque[range]) -> None:
+        if todo and not self.left:
+            run = todo.popleft()
+            self.left = set(run)
+            with contextlib.suppress(OSError):  # the worker died: `collect` answers its items
+                self.conn.send(run)
+
+    def collect(self, done: dict[int, Done]) -> bool:
+        """Take the answers that are in; False if the worker died (its items are answered
+        with the error)."""
+        try:
+            while self.left and self.conn.poll():
+                i, answer = self.conn.recv()
+                done[i] = answer
+                self.left.discard(i)
+            if not self.left or self.process.is_alive():
+                return True
+        except (EOFError, OSError):
+            pass
+        self.process.join()
+        error = RuntimeError(f"worker process died ({death(self.process.exitcode)})")
+        done.update((i, Done(error=error)) for i in self.left)
+        self.left = set()
+        return False
+
+    def stop(self) -> None:
+        """SIGTERM first, so that a solver program the worker runs is killed with its process
+        group (`flowsat.process`); SIGKILL if it has not ended within STOP_GRACE."""
+        self.conn.close()
+        if self.process.is_alive():
+            self.process.terminate()
+            self.process.join(STOP_GRACE)
+        if self.process.is_alive():
+            self.process.kill()
+            self.process.join()
+
+
+def death(exitcode: int | None) -> str:
+    if exitcode is not None and exitcode < 0:
+        return f"killed by {signal.Signals(-exitcode).name}"
+    return f"exit status {exitcode}"
+
+
+def pooled(items: list[T], work: Callable[[T], R], workers: int
+           ) -> Iterator[tuple[T, Done[R]]]:
+    """`answers` over worker processes forked from this one."""
+    import multiprocessing
+    from multiprocessing.connection import wait
+
+    context = multiprocessing.get_context("fork")
+    cap = memory.default_cap_mb() / workers  # measured here, before any worker starts
+    todo, done, shown = runs(len(items), workers), {}, 0
+    pool = [Worker(context, items, work, cap) for _ in range(workers)]
+    try:
+        for w in pool:
+            w.give(todo)
+        while shown < len(items):
+            busy = [w for w in pool if w.left]
+            wait([w.conn for w in busy] + [w.process.sentinel for w in busy])
+            for n, w in enumerate(pool):
+                if not w.collect(done):
+                    w.stop()
+                    pool[n] = w = Worker(context, items, work, cap)
+                w.give(todo)
+            while shown in done:
+                yield items[shown], done.pop(shown)
+                shown += 1
+    finally:
+        for w in pool:
+            w.stop()

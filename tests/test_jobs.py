@@ -1,0 +1,144 @@
+"""`--jobs`: puzzles shared among worker processes give what one process gives, in the same order
+(`flowsat.parallel`)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from flowsat import parallel
+from flowsat.commands import app
+from flowsat.sat import compiled
+from tests.conftest import PUZZLES, ROOT
+
+SMALL = PUZZLES / "small"
+TIMES = re.compile(r"\d+(\.\d+)? s\b")
+
+
+def flowsat(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "flowsat", *args], capture_output=True,
+                          text=True, cwd=ROOT, timeout=300)
+
+
+@pytest.fixture
+def files(tmp_path) -> list[str]:
+    """Many puzzles, a bad file, a missing one, an unsolvable puzzle and one too large for
+    the best-first search to solve within a second."""
+    bad = tmp_path / "bad.txt"
+    bad.write_text("AB\nC\n")
+    return [str(SMALL / "5x5"), str(bad), str(PUZZLES / "unsolvable" / "crossing_3x3.txt"),
+            str(SMALL / "6x6"), str(tmp_path / "missing.txt"),
+            str(PUZZLES / "large" / "50x50" / "50x50-0001.txt"), str(SMALL / "7x7")]
+
+
+def test_text_is_the_same_on_two_workers_timings_aside(files):
+    """The best-first search carries nothing from one puzzle to the next: its lines are those
+    of one process, byte for byte but the times."""
+    one = flowsat("solve", "--backend", "astar", "--timeout", "1", "--jobs", "1", *files)
+    two = flowsat("solve", "--backend", "astar", "--timeout", "1", "--jobs", "2", *files)
+    assert one.returncode == two.returncode == 3, one.stderr
+    assert ": timeout in " in one.stdout and ": unsolvable " in one.stdout
+    assert one.stdout.count("solved in") == 60
+    assert TIMES.sub("T s", one.stdout) == TIMES.sub("T s", two.stdout)
+    assert one.stderr == two.stderr and one.stderr.count("\n") == 2  # the bad and missing files
+
+
+def test_json_is_the_same_on_two_workers_stats_aside(files):
+    """SAT: the records but their stats (times, and the counters of a compiled board, which
+    depend on the puzzles its process solved before)."""
+    args = ["--format", "json", "--timeout", "60", *files]
+    one, two = flowsat("solve", "--jobs", "1", *args), flowsat("solve", *args)
+    assert one.returncode == two.returncode == 2, one.stderr
+    first, second = ([{k: v for k, v in json.loads(line).items() if k != "stats"}
+                      for line in out.stdout.splitlines()] for out in (one, two))
+    assert len(first) == 64 and first == second
+    assert one.stderr == two.stderr
+
+
+@pytest.mark.parametrize("jobs", ["0", "-1"])
+def test_jobs_below_one_is_a_usage_error(jobs):
+    for command in ("solve", "rate", "check-unique", "convert"):
+        result = CliRunner().invoke(app, [command, "--jobs", jobs, str(SMALL / "5x5")])
+        assert result.exit_code == 2, result.output
+        assert "--jobs" in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def distinct_boards(tmp_path) -> list[str]:
+    """The first puzzle of each size (the SAT counters of a rating depend on the puzzles of
+    the same board solved before it in its process), and a bad file."""
+    bad = tmp_path / "bad.txt"
+    bad.write_text("A.\n")
+    return [str(sorted(folder.iterdir())[0]) for folder in sorted(SMALL.iterdir())] + [str(bad)]
+
+
+@pytest.mark.parametrize("command", [["rate"], ["check-unique"], ["convert", "--to", "pack"]])
+def test_rate_check_unique_convert_the_same_on_two_workers(command, tmp_path, monkeypatch):
+    monkeypatch.setattr(parallel, "MIN_ITEMS_A_WORKER", 1)
+    outputs = []
+    for jobs in ("1", "2"):
+        compiled.BOARDS.clear()  # what earlier tests compiled in this process
+        result = CliRunner().invoke(app, [*command, "--jobs", jobs, *distinct_boards(tmp_path)])
+        outputs.append((result.exit_code, result.stdout, result.stderr))
+    assert outputs[0] == outputs[1]
+    assert outputs[0][0] == 2 and outputs[0][1].count("\n") >= 13
+
+
+def test_answers_come_in_order_from_the_workers():
+    """The work runs in other processes (two of them), its answers and exceptions come back
+    in input order."""
+    def work(n: int) -> tuple[int, int]:
+        if n % 7 == 3:
+            raise ValueError(f"item {n}")
+        return n, os.getpid()
+
+    got = list(parallel.answers(range(50), work, 2))
+    assert [item for item, _ in got] == list(range(50))
+    pids = {done.get()[1] for n, done in got if n % 7 != 3}
+    assert len(pids) == 2 and os.getpid() not in pids
+    for n, done in got:
+        if n % 7 == 3:
+            with pytest.raises(ValueError, match=f"item {n}"):
+                done.get()
+        else:
+            assert done.get()[0] == n
+
+
+def test_a_dead_worker_answers_with_an_error():
+    def work(n: int) -> int:
+        if n == 20:
+            os._exit(9)
+        return n
+
+    got = list(parallel.answers(range(40), work, 2))
+    assert [item for item, _ in got] == list(range(40))
+    with pytest.raises(RuntimeError, match="exit status 9"):
+        got[20][1].get()
+    assert [done.get() for n, done in got if n > 20 and not done.error][-1] == 39
+
+
+def test_few_puzzles_start_no_worker():
+    assert parallel.workers_for(1, None) == 1
+    assert parallel.workers_for(parallel.MIN_ITEMS_A_WORKER * 2, 2) == 2
+    assert parallel.workers_for(1000, 1) == 1
+
+
+def test_ctrl_c_stops_the_workers_and_keeps_what_was_printed():
+    folders = [str(SMALL / "15x15")] * 5
+    process = subprocess.Popen([sys.executable, "-m", "flowsat", "solve", "-q", "--jobs", "2",
+                                *folders], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, cwd=ROOT)
+    first = process.stdout.readline()
+    process.send_signal(signal.SIGINT)
+    rest, err = process.communicate(timeout=60)
+    assert process.returncode == 130 and "interrupted" in err
+    lines = [first, *rest.splitlines(keepends=True)]
+    names = sorted(str(f) for f in (SMALL / "15x15").iterdir()) * 5
+    assert [line.split(":")[0] for line in lines] == names[:len(lines)]
+    assert len(lines) < len(names)
