@@ -203,3 +203,30 @@ def test_a_worn_solver_is_replaced_by_a_fresh_one(monkeypatch):
     assert result.stats["board_puzzles"] == 1 and result.stats["fresh_solver"]
     result, _ = search(pack[1], 1)
     assert result.stats["route"] == "compiled" and result.stats["board_puzzles"] == 0
+
+
+def test_a_conflict_budget_or_compiled_off_keeps_the_per_puzzle_route():
+    """A conflict budget must end the same way whatever the solver met before, and
+    `compiled="off"` asks for counts of the puzzle alone: neither takes the board's solver."""
+    first, second = plain_pack(6, 2, Rules())[:2]
+    for given in ({"max_conflicts": 10**6}, {"compiled": "off"}):
+        compiled.BOARDS.clear()
+        search(first, 1, **given)
+        result, _ = search(second, 1, **given)
+        assert result.stats.get("route") != "compiled", given
+    compiled.BOARDS.clear()
+    search(first, 1)
+    assert search(second, 1)[0].stats.get("route") == "compiled"
+
+
+def test_a_rating_depends_on_the_puzzle_alone():
+    """`flowsat rate`'s SAT counts are the puzzle's own, not those of the puzzles before it
+    on the same board."""
+    from flowsat.difficulty import rate
+
+    pack = [p for p in plain_pack(7, 6, Rules()) if solve(p).status == "solved"]
+    compiled.BOARDS.clear()
+    alone = rate(pack[-1])
+    compiled.BOARDS.clear()
+    after = [rate(p) for p in pack][-1]
+    assert alone == after

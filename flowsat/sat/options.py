@@ -12,6 +12,7 @@ from flowsat.result import UsageError
 DEFAULT_ENCODING = "edges-turns"
 DEFAULT_SOLVER = "glucose4"
 DEDUCE = ("auto", "on", "off")
+COMPILED = ("auto", "off")
 DEDUCE_FROM = 10_000  # cells: where `deduce` is auto, boards this large propagate first
 # cells: boards this large take `degree = "turns"` and `codes = "short"` (on smaller ones the
 # tables they need cost more than the clauses they save: direct degrees, whole codes; 50, not
@@ -41,6 +42,11 @@ class SatOptions:
         "contradiction proves the puzzle unsolvable: on, off, or auto (default: on for square "
         f"boards of {DEDUCE_FROM:,} cells or more without walls, bridges or warps, under the "
         "default rules).")
+    compiled: str = setting(
+        "auto", "solve a board's later puzzles on one solver compiled for the board, the dots "
+        "as assumptions: auto (from a board's second puzzle in a run, without --max-conflicts, "
+        "whose budget must end the same way whatever came before) or off (a formula of its "
+        "own for every puzzle: solver counts that depend on the puzzle alone).")
     max_conflicts: int | None = setting(
         None, "Stop (status limit) after this many solver conflicts over the whole search: "
         "a budget that ends the same way on every machine.", MAX_CONFLICTS)
@@ -61,6 +67,8 @@ def checked(**given: Any) -> SatOptions:
     options = replace(SatOptions(), **given)
     if options.deduce not in DEDUCE:
         raise UsageError(f"--deduce: {options.deduce!r} is not on, off or auto")
+    if options.compiled not in COMPILED:
+        raise UsageError(f"--compiled: {options.compiled!r} is not auto or off")
     for name in ("encoding", "solver"):
         if not isinstance(getattr(options, name), str):
             raise UsageError(f"--{name}: {getattr(options, name)!r} is not a name")

@@ -86,6 +86,12 @@ class Search:
             return self.by_deduction(forced)
         return self.by_formula(forced)
 
+    @property
+    def compiles(self) -> bool:
+        """Whether the board's compiled solver may answer: asked for, and no conflict budget
+        (a budget must end the same way whatever the solver met before)."""
+        return self.options.compiled == "auto" and self.options.max_conflicts is None
+
     def by_deduction(self, forced: Forced) -> Answer:
         """By propagation and the residue formula (or none: a contradiction)."""
         self.stats = {"cycle_cuts": 0, "rounds": 0, "solve_s": 0.0, "decode_s": 0.0,
@@ -102,7 +108,7 @@ class Search:
         """By the whole formula (with the links propagation forced, if it ran), unless its
         estimate or its built size passes the memory cap."""
         puzzle, rules = self.puzzle, self.rules
-        if forced is None and (done := compiled.attempt(
+        if forced is None and self.compiles and (done := compiled.attempt(
                 puzzle, self.limit, self.spec, rules, self.solver, self.cap, trace,
                 self.deadline, self.known, self.options.max_conflicts, self.observe)):
             answer, found, _, out_of_budget, self.stats = done
