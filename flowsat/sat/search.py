@@ -8,6 +8,7 @@ solver instance, and the solver runs again (incrementally: nothing is rebuilt or
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -20,7 +21,7 @@ from flowsat.memory import cap_mb, collector_paused, shown
 from flowsat.puzzle.model import Paths, Puzzle
 from flowsat.puzzle.rules import DEFAULT_RULES, Rules
 from flowsat.result import Result, UsageError
-from flowsat.sat import compiled, residue
+from flowsat.sat import residue
 from flowsat.sat.decode import BrokenModel, trace
 from flowsat.sat.deduce import OFF, ON, RESIDUE_SHARE, Propagation, corners_hold, counts, propagated
 from flowsat.sat.encoder import Encoder
@@ -55,6 +56,9 @@ def search(puzzle: Puzzle, limit: int, options: SatOptions = DEFAULTS,
     status `limit`.
     """
     return Search(puzzle, limit, options, rules, limits, known, observe).run()
+
+
+FIRST: list[tuple] = []  # a run's first puzzle, until the compiled boards are imported
 
 
 class Search:
@@ -92,6 +96,22 @@ class Search:
         (a budget must end the same way whatever the solver met before)."""
         return self.options.compiled == "auto" and self.options.max_conflicts is None
 
+    def on_compiled_board(self) -> tuple | None:
+        """`compiled.attempt`: the puzzle on its board's compiled solver, or None (the board's
+        first puzzle, or one that does not fit). The module is imported from a run's second
+        puzzle on: a run of one puzzle pays nothing for it (its first puzzle waits in
+        `FIRST`, to count as its board's first)."""
+        if "flowsat.sat.compiled" not in sys.modules and not FIRST:
+            FIRST.append((self.puzzle, self.spec, self.rules, self.solver, self.cap))
+            return None
+        from flowsat.sat import compiled  # here, not at the top: see above
+
+        while FIRST:
+            compiled.BOARDS.get(*FIRST.pop())
+        return compiled.attempt(self.puzzle, self.limit, self.spec, self.rules, self.solver,
+                                self.cap, trace, self.deadline, self.known,
+                                self.options.max_conflicts, self.observe)
+
     def by_deduction(self, forced: Forced) -> Answer:
         """By propagation and the residue formula (or none: a contradiction)."""
         self.stats = {"cycle_cuts": 0, "rounds": 0, "solve_s": 0.0, "decode_s": 0.0,
@@ -108,9 +128,7 @@ class Search:
         """By the whole formula (with the links propagation forced, if it ran), unless its
         estimate or its built size passes the memory cap."""
         puzzle, rules = self.puzzle, self.rules
-        if forced is None and self.compiles and (done := compiled.attempt(
-                puzzle, self.limit, self.spec, rules, self.solver, self.cap, trace,
-                self.deadline, self.known, self.options.max_conflicts, self.observe)):
+        if forced is None and self.compiles and (done := self.on_compiled_board()):
             answer, found, _, out_of_budget, self.stats = done
             return self.finished(answer, found, out_of_budget)
         estimate = formula_size(puzzle, self.spec, rules, self.cap)
