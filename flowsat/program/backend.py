@@ -7,8 +7,8 @@ from pathlib import Path
 
 from flowsat.backend import Limits
 from flowsat.process import Finished, run_program
-from flowsat.program import FILE, ProgramOptions
 from flowsat.program.answer import Unreadable, Untraceable, read_answer, shorten, trace
+from flowsat.program.options import FILE, ProgramOptions
 from flowsat.puzzle.formats import puzzle_text
 from flowsat.puzzle.model import Puzzle
 from flowsat.puzzle.rules import Rules
