@@ -27,6 +27,7 @@ from flowsat import memory
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
     from multiprocessing.context import BaseContext
+    from multiprocessing.process import BaseProcess
 
 # A worker pays off from this many items each: below, forking and the compiled boards made
 # again in every worker cost more than the items save (see docs/solving.md, --jobs).
@@ -164,15 +165,22 @@ class Worker:
         """SIGTERM first, so that a solver program the worker runs is killed with its process
         group (`flowsat.process`); SIGKILL if it has not ended within STOP_GRACE."""
         self.conn.close()
-        if self.process.is_alive():
-            self.process.terminate()
-            self.process.join(STOP_GRACE)
-        if self.process.is_alive():
-            self.process.kill()
-            self.process.join()
+        stop_process(self.process)
+
+
+def stop_process(process: BaseProcess) -> None:
+    """SIGTERM (the process ends its program's group, `flowsat.process`), then SIGKILL if it
+    has not ended within STOP_GRACE."""
+    if process.is_alive():
+        process.terminate()
+        process.join(STOP_GRACE)
+    if process.is_alive():
+        process.kill()
+        process.join()
 
 
 def death(exitcode: int | None) -> str:
+    """How a worker process ended, in words."""
     if exitcode is not None and exitcode < 0:
         return f"killed by {signal.Signals(-exitcode).name}"
     return f"exit status {exitcode}"

@@ -25,12 +25,12 @@ import flowsat
 from flowsat import memory
 from flowsat.backend import REGISTRY, Limits, chosen
 from flowsat.bench.plan import Run
+from flowsat.parallel import death, stop_process
 from flowsat.puzzle import Puzzle, transform
 from flowsat.puzzle.rules import DEFAULT_RULES, Rules
 from flowsat.solve import run as solve
 
 Outcome = dict[str, Any]  # status, time_s, wall_s, stats, error
-STOP_GRACE = 1.0  # seconds a worker has to end after SIGTERM
 
 
 def grace(timeout: float) -> float:
@@ -124,7 +124,8 @@ class Worker:
             pass
         if not self.process.is_alive():
             self.broken = True
-            return outcome("error", None, self.started, error=death(self.process.exitcode))
+            return outcome("error", None, self.started,
+                           error=f"worker died: {death(self.process.exitcode)}")
         if time.perf_counter() - self.started > limit:
             self.broken = True
             return outcome("timeout", None, self.started,
@@ -132,20 +133,9 @@ class Worker:
         return None
 
     def stop(self) -> None:
-        """SIGTERM first, so that a solver program the worker runs is killed with its process
-        group (`flowsat.process`); SIGKILL if the worker has not ended within a second."""
-        self.process.terminate()
-        self.process.join(STOP_GRACE)
-        if self.process.is_alive():
-            self.process.kill()
-            self.process.join()
+        """The worker stopped (`flowsat.parallel.stop_process`), its pipe closed."""
+        stop_process(self.process)
         self.conn.close()
-
-
-def death(exitcode: int | None) -> str:
-    if exitcode is not None and exitcode < 0:
-        return f"worker died: killed by {signal.Signals(-exitcode).name}"
-    return f"worker died: exit status {exitcode}"
 
 
 def context() -> multiprocessing.context.BaseContext:
