@@ -6,7 +6,8 @@
 Sets: `load` (the project's corpus `puzzles/small`, `puzzles/large` and every board of
 `../shared/puzzles/numberlink/`), `numberlink` (those boards alone), `40x20` and `50x50`
 (those sizes of both), `small` (the boards of both up to 15x15), `spirals` (the four-spiral
-board of `benchmarks/spirals.py` and its unsolvable twin, `--size` N x N, made at run time),
+board of `flowsat generate --shape spiral` and its unsolvable twin, `--size` N x N, made at
+run time by `flowsat.generate.spiral`),
 `zucker` (the 28 solvable puzzles of `../shared/puzzles/zucker/`), `mid` (the boards of both
 8 to 36 wide, 8 to 20 high, with up to 40 pairs), `packs` (the Numberlink files given by
 `--pack`, as one set: e.g. packs of levels made by `flowsat generate`).
@@ -43,13 +44,12 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from flowsat.generate.spiral import spiral_rows, spiral_size
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 SHARED = ROOT.parent / "shared"
 ANCHORS = Path("/work/anchors-bin")
-sys.path.insert(0, str(HERE))  # spirals.py beside this file (not the repository root)
-
-from spirals import spiral, unsolvable  # noqa: E402
 
 Board = tuple[str, list[str]]  # (name, rows)
 SMALL_CELLS = 15 * 15  # the `small` set: boards up to this many cells
@@ -95,7 +95,9 @@ def zucker() -> list[Board]:
 
 
 def spirals(size: int) -> list[Board]:
-    return [(f"spiral {size}", spiral(size)), (f"spiral {size} + E", unsolvable(size))]
+    spiral_size("spiral-unsolvable", size, size)  # an even size from 8
+    return [(f"spiral {size}", spiral_rows(size)),
+            (f"spiral {size} + E", spiral_rows(size, unsolvable=True))]
 
 
 SETS: dict[str, Callable[[argparse.Namespace], list[Board]]] = {

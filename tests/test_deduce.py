@@ -5,8 +5,6 @@ and their twin proved unsolvable by propagation alone."""
 from __future__ import annotations
 
 import random
-import subprocess
-import sys
 from dataclasses import replace
 from unittest.mock import patch
 
@@ -16,12 +14,12 @@ from hypothesis import strategies as st
 
 from flowsat.checker import problems
 from flowsat.generate.cover import random_level
-from flowsat.puzzle import Board, Puzzle, Rules, parse_puzzles
+from flowsat.generate.spiral import spiral_rows
+from flowsat.puzzle import Board, Puzzle, Rules
 from flowsat.result import UsageError
 from flowsat.sat.deduce import deduce
 from flowsat.sat.encoder import Encoder
 from flowsat.solve import solve
-from tests.conftest import ROOT
 
 
 def swapped(puzzle: Puzzle, rng: random.Random) -> Puzzle:
@@ -66,11 +64,7 @@ def test_deduce_agrees_with_the_encodings_and_the_search(shape, wrap, size, wall
 
 
 def spiral(size: int, unsolvable: bool = False) -> Puzzle:
-    args = [sys.executable, str(ROOT / "benchmarks" / "spirals.py"), str(size)]
-    text = subprocess.run(args + ["--unsolvable"] * unsolvable, capture_output=True, text=True,
-                          check=True).stdout
-    (puzzle,) = parse_puzzles(text, "spiral.txt")
-    return puzzle
+    return Puzzle(tuple(spiral_rows(size, unsolvable)), file="spiral.txt")
 
 
 def test_a_spiral_is_nearly_all_forced_and_its_twin_proved_unsolvable_by_propagation():

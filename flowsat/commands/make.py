@@ -25,7 +25,8 @@ from flowsat.commands.common import (
     progress_bar,
     usage_error,
 )
-from flowsat.generate import DENSITY, DENSITY_HELP
+from flowsat.generate import DENSITY, DENSITY_HELP, board_size
+from flowsat.generate.spiral import SHAPES
 from flowsat.options import COUNT, MAX_CONFLICTS, MAX_NODES, TIMEOUT, WORKERS
 from flowsat.puzzle import MAX_CELLS, Puzzle
 from flowsat.puzzle.formats import WRITABLE
@@ -44,6 +45,8 @@ checker, a bug)."""
 
 
 GeneratedFormat = StrEnum("GeneratedFormat", {name: name for name in WRITABLE})
+Shape = StrEnum("Shape", {name: name for name in ("random", *SHAPES)})
+SHAPED_OPTIONS = {"size", "shape", "fmt", "quiet"}  # what a spiral board takes
 
 
 def density_option(name: str) -> object:
@@ -56,9 +59,17 @@ the board by paths that obey the rule, their ends as dots, reshaped until unique
 made from seed S + k alone: the same seed makes the same files on any machine. With --out,
 each puzzle is written to DIR as it is done, with a row in DIR/manifest.csv (size, colors,
 seed, kind, difficulty, generation time); otherwise the puzzles go to standard output.
+--shape spiral prints the four-spiral board instead (up to 2,000,000 cells).
 \n\n{GENERATE_EXIT}""")
 def generate(
+    ctx: typer.Context,
     size: Annotated[str, typer.Option(help="The board, WxH (columns x rows): 15x15, 30x20.")],
+    shape: Annotated[Shape, typer.Option(
+        help="random (the default: the puzzles above), spiral (four pairs from the corners "
+             "of an N x N board, N even, wound into each other to its center; no seed, no "
+             "proof: built with its solution) or spiral-unsolvable (the same with a fifth "
+             "pair that cannot be joined); the spirals take --size and --format only.")
+                     ] = Shape.random,
     kind: Annotated[list[str] | None, typer.Option(
         help="The kind of board: square (the default), holes, walls, bridges, hex, warps; "
              "combine them comma-separated or by repeating: --kind hex,holes,warps.")] = None,
@@ -102,6 +113,9 @@ def generate(
         "--resume", help="Skip the seeds whose file the manifest already lists.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No line a puzzle.")] = False,
 ) -> None:
+    if shape is not Shape.random:
+        print_shaped(ctx, shape.value, size, fmt or GeneratedFormat.grid)
+        return
     from flowsat.generate.corpus import PLAIN_ONLY, Manifest, file_name, generated_text, save
     from flowsat.generate.kinds import kind_of
     from flowsat.generate.run import make_all, order
@@ -148,6 +162,27 @@ def generate(
     except UsageError as err:  # the cluster cannot be reached
         usage_error(err)
     raise typer.Exit(worst)
+
+
+def print_shaped(ctx: typer.Context, shape: str, size: str, fmt: GeneratedFormat) -> None:
+    """Print a spiral board (`flowsat.generate.spiral`) in the format, its solution checked."""
+    from flowsat.checker import check
+    from flowsat.generate.spiral import spiral_puzzle
+    from flowsat.puzzle.formats import CannotWrite, puzzle_text
+
+    given = [option.opts[0] for option in ctx.command.params if option.name not in SHAPED_OPTIONS
+             and ctx.get_parameter_source(option.name).name != "DEFAULT"]  # typer's own click
+    try:
+        if given:
+            raise UsageError(f"--shape {shape} takes --size and --format only, not "
+                             f"{', '.join(given)}")
+        puzzle, solution = spiral_puzzle(shape, *board_size(size))
+        if solution is not None:
+            check(puzzle, solution)
+        typer.echo(puzzle_text(puzzle, fmt.value, solution).rstrip("\n"))
+    except (UsageError, CannotWrite) as err:
+        usage_error(f"--shape {shape} --format {fmt.value}: {err}"
+                    if isinstance(err, CannotWrite) else err)
 
 
 @group.command(help="""Rate puzzles: the share of cells that forced moves fill, the best-first

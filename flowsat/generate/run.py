@@ -7,7 +7,6 @@ or spread over processes and still give the same files; each is rated where it i
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -15,6 +14,7 @@ from dataclasses import dataclass
 from functools import partial
 
 from flowsat.difficulty import MAX_NODES, Rating, rate
+from flowsat.generate import board_size
 from flowsat.generate.kinds import PLAIN, Kind
 from flowsat.generate.make import (
     CANDIDATES,
@@ -28,7 +28,6 @@ from flowsat.generate.make import (
 from flowsat.puzzle.rules import DEFAULT_RULES, Rules
 from flowsat.result import UsageError
 
-SIZE = re.compile(r"\s*(\d+)\s*[xX]\s*(\d+)\s*$")
 MAX_CELLS = 2_500  # 50x50: made in seconds; a 60x60 board takes minutes of proofs
 
 
@@ -63,12 +62,7 @@ def order(size: str, colors: int | None = None, min_colors: int | None = None,
           max_colors: int | None = None, **options) -> Order:
     """The order for a size `WxH` and a color count or range; UsageError when they cannot
     be made."""
-    found = SIZE.match(size)
-    if not found:
-        raise UsageError(f"--size {size!r}: expected WxH, e.g. 15x15 or 30x20")
-    width, height = int(found[1]), int(found[2])
-    if width < 2 or height < 2:
-        raise UsageError(f"--size {size}: a board needs at least 2 rows and 2 columns")
+    width, height = board_size(size)
     if width * height > MAX_CELLS:
         raise UsageError(f"--size {size}: {width * height} cells, above the generator's limit "
                          f"of {MAX_CELLS} (50x50)")
