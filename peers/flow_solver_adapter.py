@@ -3,9 +3,9 @@ format (`W H` + rows) on standard input, or the grid format from a file named as
 and answers as `flowsat --backend program:...` reads (the solved board as `W H` + rows of the
 puzzle's labels, `IMPOSSIBLE`, or `UNKNOWN` and why).
 
-    flowsat solve FILES --backend 'program:python3 -S benchmarks/flow_solver_adapter.py
+    flowsat solve FILES --backend 'program:python3 -S peers/flow_solver_adapter.py
         --flow-solver ../anchors-bin/flow_solver'
-    python3 benchmarks/flow_solver_adapter.py [--flow-solver PATH] [PUZZLE] < puzzle.txt
+    python3 peers/flow_solver_adapter.py [--flow-solver PATH] [PUZZLE] < puzzle.txt
 
 (`--flow-solver`: default `flow_solver` on PATH; `-S`: Python starts without site packages.)
 
