@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from dataclasses import dataclass, fields
-from typing import Any, ClassVar, Protocol
+from dataclasses import fields
+from typing import Any, ClassVar
 
 from flowsat.options import MAX_MEMORY, TIMEOUT, check_options
 from flowsat.puzzle.model import Cell, Paths, Puzzle
@@ -26,24 +26,40 @@ from flowsat.result import Result, UsageError
 Observer = Callable[[str, Paths, list[list[Cell]]], None]  # (event, paths, cycles): animations
 
 
-@dataclass(frozen=True)
 class Limits:
     """What stops a run, for every backend: seconds (None: none) and MB (None: half the
-    memory available at the start, `flowsat.memory.cap_mb`). Checked when made."""
+    memory available at the start, `flowsat.memory.cap_mb`). Checked when made, not changed
+    after (a plain class: a frozen dataclass costs every start more than it gives)."""
 
-    timeout: float | None = None
-    max_memory: float | None = None
+    __slots__ = ("max_memory", "timeout")
 
-    def __post_init__(self) -> None:
-        TIMEOUT.check("timeout", self.timeout)
-        MAX_MEMORY.check("max_memory", self.max_memory)
+    def __init__(self, timeout: float | None = None, max_memory: float | None = None):
+        TIMEOUT.check("timeout", timeout)
+        MAX_MEMORY.check("max_memory", max_memory)
+        object.__setattr__(self, "timeout", timeout)
+        object.__setattr__(self, "max_memory", max_memory)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"Limits are not changed once made ({name})")
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Limits) and (self.timeout, self.max_memory) == (
+            other.timeout, other.max_memory)
+
+    def __hash__(self) -> int:
+        return hash((self.timeout, self.max_memory))
+
+    def __repr__(self) -> str:
+        return f"Limits(timeout={self.timeout!r}, max_memory={self.max_memory!r})"
 
 
 NO_LIMITS = Limits()
 
 
-class Backend(Protocol):
-    """One way of solving: what every backend module's `BACKEND` object is."""
+class Backend:
+    """One way of solving: what every backend module's `BACKEND` object is (the contract,
+    written as a plain class: each backend's class keeps it without deriving from it, and a
+    `typing.Protocol` would cost every start its making)."""
 
     name: ClassVar[str]
     Options: ClassVar[type]  # a frozen dataclass; its fields carry help, flag and bounds

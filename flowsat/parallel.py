@@ -19,7 +19,6 @@ import signal
 import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Generic, TypeVar
 
 from flowsat import memory
@@ -40,12 +39,14 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 
-@dataclass
 class Done(Generic[R]):
-    """The answer of the work on one item: what it returned or the exception it raised."""
+    """The answer of the work on one item: what it returned or the exception it raised (a
+    plain class: a dataclass would cost every command's start a tenth of its imports' work)."""
 
-    value: R | None = None
-    error: Exception | None = None
+    __slots__ = ("error", "value")
+
+    def __init__(self, value: R | None = None, error: Exception | None = None):
+        self.value, self.error = value, error
 
     def get(self) -> R:
         """The value, or the exception raised again."""

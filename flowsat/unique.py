@@ -9,7 +9,7 @@ which is sound without self-touch and makes proofs on large boards many times fa
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from flowsat.backend import Limits
@@ -72,7 +72,7 @@ def prove(puzzle: Puzzle, known: Paths | None, rules: Rules, limits: Limits,
         known = found[0]
     check(puzzle, known, rules)
     left = None if end is None else max(end - time.perf_counter(), 0.0)
-    result, more = run_many(puzzle, 1, options, rules, replace(limits, timeout=left),
+    result, more = run_many(puzzle, 1, options, rules, Limits(left, limits.max_memory),
                             known=[known])
     verdict = {"unsolvable": "unique", "solved": "multiple"}.get(result.status, result.status)
     return Uniqueness(verdict, [known, *more], result.stats)

@@ -20,7 +20,6 @@ column down to the cell of the odd one; after the last column: the warp to colum
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from dataclasses import replace
 
@@ -28,6 +27,7 @@ from flowsat.puzzle.board import Board
 from flowsat.puzzle.formats.base import (
     CannotWrite,
     Format,
+    Lazy,
     MarkError,
     PuzzleError,
     dot_error,
@@ -36,9 +36,9 @@ from flowsat.puzzle.formats.base import (
 )
 from flowsat.puzzle.model import EMPTY, Paths, Puzzle
 
-HEADER = re.compile(r"flowsat board\b")
-SIZE = re.compile(r"(\d+)x(\d+)$")
-WORD = re.compile(r"\S+")
+HEADER = Lazy(r"flowsat board\b")
+SIZE = Lazy(r"(\d+)x(\d+)$")
+WORD = Lazy(r"\S+")
 HEADER_WORDS = "hex, warps, level N, marks M:M"
 HOLE, BRIDGE = "#", "+"
 RESERVED = "|-/\\" + HOLE + BRIDGE

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 
 from flowsat.puzzle.formats.base import (
     Format,
+    Lazy,
     PuzzleError,
     cell_error,
     first_line,
@@ -18,7 +19,7 @@ from flowsat.puzzle.formats.base import (
 )
 from flowsat.puzzle.model import Paths, Puzzle
 
-HEADER = re.compile(r"\s*(\d+)\s+(\d+)\s*$", re.ASCII)
+HEADER = Lazy(r"\s*(\d+)\s+(\d+)\s*$", re.ASCII)
 COMMENT = "#"
 
 

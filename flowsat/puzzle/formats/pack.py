@@ -13,13 +13,13 @@ k-th of `LABELS`. The paths are kept as the puzzle's `given` solution (see `flow
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 from flowsat.puzzle.board import Board
 from flowsat.puzzle.formats.base import (
     CannotWrite,
     Format,
+    Lazy,
     MarkError,
     PuzzleError,
     first_line,
@@ -30,9 +30,9 @@ from flowsat.puzzle.model import EMPTY, Paths, Puzzle
 LABELS = "RGBYOCMmPWAgTbcp" + "".join(
     ch for ch in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
     if ch not in "RGBYOCMmPWAgTbcp")
-SIZE = re.compile(r"((?:[XW]_)*)(\d+)(?::(\d+))?(?:\+(.*))?$")
+SIZE = Lazy(r"((?:[XW]_)*)(\d+)(?::(\d+))?(?:\+(.*))?$")
 # a level's structure: a SIZE field (whatever it holds but ',' and ';'), then three numbers
-PACK_LINE = re.compile(r"\s*[^\s,;][^,;]*,\d+,\d+,\d+[,;]")
+PACK_LINE = Lazy(r"\s*[^\s,;][^,;]*,\d+,\d+,\d+[,;]")
 
 
 class Field(ValueError):
