@@ -29,7 +29,7 @@ Observer = Callable[[str, Paths, list[list[Cell]]], None]  # (event, paths, cycl
 class Limits:
     """What stops a run, for every backend: seconds (None: none) and MB (None: half the
     memory available at the start, `flowsat.memory.cap_mb`). Checked when made, not changed
-    after (a plain class: a frozen dataclass costs every start more than it gives)."""
+    after (a plain class: making a dataclass costs every start some 3 M instructions)."""
 
     __slots__ = ("max_memory", "timeout")
 

@@ -41,7 +41,7 @@ R = TypeVar("R")
 
 class Done(Generic[R]):
     """The answer of the work on one item: what it returned or the exception it raised (a
-    plain class: a dataclass would cost every command's start a tenth of its imports' work)."""
+    plain class: making a dataclass costs every start some 3 M instructions)."""
 
     __slots__ = ("error", "value")
 

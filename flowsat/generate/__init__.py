@@ -7,7 +7,7 @@ import re
 
 from flowsat.result import UsageError
 
-SIZE = re.compile(r"\s*(\d+)\s*[xX]\s*(\d+)\s*$")
+SIZE = r"\s*(\d+)\s*[xX]\s*(\d+)\s*$"  # compiled by the first `board_size`, not by `--help`
 
 # the kinds of board with a density (`kinds`), their defaults and what the density is a share
 # of: light, for `flowsat generate`'s options
@@ -18,7 +18,7 @@ DENSITY_HELP = {"holes": "share of the cells", "walls": "share of the links no p
 
 def board_size(size: str) -> tuple[int, int]:
     """The width and height of `--size WxH`; UsageError when it is no board."""
-    found = SIZE.match(size)
+    found = re.match(SIZE, size)
     if not found:
         raise UsageError(f"--size {size!r}: expected WxH, e.g. 15x15 or 30x20")
     width, height = int(found[1]), int(found[2])
