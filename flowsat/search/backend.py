@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import fields, replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -20,10 +22,12 @@ from flowsat.puzzle.rules import Rules
 from flowsat.result import Result, UsageError
 from flowsat.search.algorithm import best_first
 from flowsat.search.board import Board, GraphBoard
+from flowsat.search.cells import CellProblem
 from flowsat.search.options import SearchOptions
 from flowsat.search.problem import FlowProblem
 
 PEAKS = ("max_queue", "memory_mb")  # stats that are peaks, not counts
+SWEEP_CELLS = 400  # from this many cells on, `--problem auto` sweeps cells (docs/search.md)
 
 
 def solve(puzzle: Puzzle, options: SearchOptions, rules: Rules, limits: Limits,
@@ -50,23 +54,26 @@ def solve(puzzle: Puzzle, options: SearchOptions, rules: Rules, limits: Limits,
     max_nodes = options.max_nodes
     # with cells left empty, a bounded search for a solution with every cell filled comes
     # first (`flowsat.search.checks.empty`), then the complete one
-    fills = [True, False] if not rules.fill_all and options.fill_first else [rules.fill_all]
+    deadline = None if limits.timeout is None else start + limits.timeout
+    run = partial(best_first, breadth_first=options.breadth_first, max_memory=cap,
+                  held_mb=tables, deadline=deadline)
     stats: dict[str, Any] = {}
-    for fill_all in fills:
+    if sweeps(options, board, rules, hinted):
+        problem: Any = CellProblem(board, starts, goals, options, rules)
+        outcome = run(problem, max_nodes=max_nodes,
+                      on_expand=observer(observe, letters, problem))
+        stats = {**outcome.stats, **problem.stats}
+    # with cells left empty, a bounded search for a solution with every cell filled comes
+    # first (`flowsat.search.checks.empty`), then the complete one
+    fills = [True, False] if not rules.fill_all and options.fill_first else [rules.fill_all]
+    for fill_all in fills if not stats else []:
         budget = max_nodes if fill_all == rules.fill_all else options.fill_first
         if max_nodes is not None:
             budget = min(budget, max_nodes - stats.get("nodes", 0))
         problem = FlowProblem(board, starts, goals, priority, options,
                               replace(rules, fill_all=fill_all),
                               user_order=bool(options.order), hint=hinted)
-        on_expand = None
-        if observe is not None:
-            def on_expand(state, problem=problem):
-                observe("expand", named(letters, problem.paths(state)), [])
-        outcome = best_first(problem, breadth_first=options.breadth_first, max_nodes=budget,
-                             max_memory=cap, held_mb=tables,
-                             deadline=None if limits.timeout is None else start + limits.timeout,
-                             on_expand=on_expand)
+        outcome = run(problem, max_nodes=budget, on_expand=observer(observe, letters, problem))
         stats = added(stats, {**outcome.stats, **problem.stats})
         if fill_all != rules.fill_all:
             stats["fill_first_nodes"] = outcome.stats["nodes"]
@@ -76,6 +83,29 @@ def solve(puzzle: Puzzle, options: SearchOptions, rules: Rules, limits: Limits,
     stats["total_s"] = round(time.perf_counter() - start, 6)
     paths = named(letters, problem.paths(outcome.state)) if outcome.status == "solved" else None
     return Result(outcome.status, paths, stats, outcome.reason, config)
+
+
+def sweeps(options: SearchOptions, board: Board, rules: Rules,
+           hinted: dict[int, int] | None) -> bool:
+    """Whether the cells' problem searches (`--problem`): asked for, or (auto) on a plain
+    square board of `SWEEP_CELLS` cells or more, every cell filled, with the link propagation
+    on (it stands on it), without a hint or a color order (the heads' choices). A UsageError
+    when it is asked for where it does not go."""
+    fits = not isinstance(board, GraphBoard) and rules.fill_all and hinted is None
+    if options.problem == "cells" and not fits:
+        raise UsageError("--problem cells: square boards only (holes and walls or not), every "
+                         "cell filled, without --hint")
+    auto = (options.problem == "auto" and options.links and not options.order
+            and options.random_order is None and board.all.bit_count() >= SWEEP_CELLS)
+    return fits and (options.problem == "cells" or auto)
+
+
+def observer(observe: Observer | None, letters: list[str], problem: Any
+             ) -> Callable[[Any], None] | None:
+    """What the search calls on each state it expands: the observer shown its paths."""
+    if observe is None:
+        return None
+    return lambda state: observe("expand", named(letters, problem.paths(state)), [])
 
 
 def added(stats: dict[str, Any], more: dict[str, Any]) -> dict[str, Any]:

@@ -1,0 +1,238 @@
+"""The cell-by-cell search problem (`--problem cells`): links decided cell after cell.
+
+The Go Numberlink solver's idea (a sweep over the cells, each deciding its links to the cells
+after it), with the link propagation of `flowsat.search.links` after every decision. A state
+is the board's possible and sure links (`Links`' masks) and the fragments the sure links make:
+each fragment end's other end. Its successors: the first cell in reading order that lacks
+links (every cell before it has all of its, so only its links right and down are open) takes
+each way it may complete them; each child's links are propagated, and the new sure links join
+fragments. A link that closes a cycle or joins two colors prunes the child; a possible link
+that would do so goes, and the propagation runs again, to a fixpoint. With every link decided,
+each fragment is a path between two dots of one color: a goal once no path touches itself
+(when that is the rule). Priority: the cells still lacking links (the deepest state first).
+
+Square boards (holes and walls or not), every cell filled; under either rule on touching.
+Every deduction is sound: a link goes only when no solution has it, a sure link is in every
+solution (the propagation's rules; the corners' rule only without self-touch).
+"""
+
+from __future__ import annotations
+
+from flowsat.puzzle.model import Paths
+from flowsat.puzzle.rules import DEFAULT_RULES, Rules
+from flowsat.search.board import Board, indices
+from flowsat.search.links import Links, counts
+from flowsat.search.options import SearchOptions, for_kinds
+from flowsat.search.state import Moves
+
+STATS = ("pruned_links", "pruned_fragments", "pruned_touch")
+
+
+class Cells:
+    """A state of the cell-by-cell search: links (possible h and v, sure hs and vs) and the
+    fragments' ends (each end's other end; a cell with no sure link is its own, not listed)."""
+
+    __slots__ = ("dirty", "ends", "free", "line", "links", "other")
+    done, drawn = 0, (0, 0)  # what `Links.propagate` reads of a head's state: no flow moves
+
+    def __init__(self, free: int, ends: int, links: tuple[int, ...], other: dict[int, int],
+                 line: int = 0):
+        self.free, self.ends = free, ends  # the cells that need two links, and the dots
+        self.links, self.other, self.dirty = links, other, 0
+        self.line = line  # the sweep's line (row or column) of the first cell lacking links
+
+
+class CellProblem:
+    """A puzzle as a cell-by-cell search problem (colors are numbers 0..k-1)."""
+
+    def __init__(self, board: Board, starts: list[int], goals: list[int],
+                 options: SearchOptions, rules: Rules = DEFAULT_RULES):
+        sw = for_kinds(options, board.kinds, rules.fill_all)
+        self.moves = Moves(board, starts, goals, list(range(len(starts))), rules)
+        self.board, self.st, self.touch = board, board.stride, not rules.self_touch
+        self.starts, self.goals = starts, goals
+        self.color = {x: c for c, pair in enumerate(zip(starts, goals, strict=True))
+                      for x in pair}
+        self.dots = self.moves.dots
+        self.links = Links(self.moves, sw.squares, sw.corners)
+        self.lines = sweep_lines(board)
+        self.stats = dict.fromkeys(STATS, 0)
+
+    # --- the problem ---------------------------------------------------------------------
+
+    def initial(self) -> Cells | None:
+        """Every link open but those between dots of two colors (without self-touch, two
+        neighboring dots of a color are joined), propagated."""
+        board, st, dots = self.board, self.st, self.dots
+        h, v, hs, vs = board.across, board.down, 0, 0
+        for x in indices(dots):
+            for y, way in ((x + 1, 0), (x + st, 1)):
+                if not dots >> y & 1 or not (h, v)[way] >> x & 1:
+                    continue
+                if self.color[x] != self.color[y]:
+                    h, v = (h & ~(1 << x), v) if way == 0 else (h, v & ~(1 << x))
+                elif self.touch:
+                    hs, vs = (hs | 1 << x, vs) if way == 0 else (hs, vs | 1 << x)
+        s = Cells(board.all & ~dots, dots, (h, v, hs, vs, dots), {})
+        return self.settle(s, 0, 0)
+
+    def is_goal(self, s: Cells) -> bool:
+        """Every cell has its links (so each fragment is a path between a color's dots) and,
+        without self-touch, no path runs beside itself."""
+        return not self.lacking(s) and not (self.touch and self.touching(s))
+
+    def priority_of(self, s: Cells) -> int:
+        """The cells still lacking links."""
+        return self.lacking(s).bit_count()
+
+    def expand(self, s: Cells) -> list[Cells]:
+        """The settled children of s: each way the first cell lacking links in sweep order
+        completes them (every cell before it has all of its, so it has at most two ways)."""
+        lacking = self.lacking(s)
+        if not lacking:
+            return []
+        k, lines = s.line, self.lines
+        while not lacking & lines[k]:
+            k += 1
+        first = lacking & lines[k]
+        return self.children(s, (first & -first).bit_length() - 1, k)
+
+    def children(self, s: Cells, x: int, k: int) -> list[Cells]:
+        """The settled children of s: each way cell x may complete its links."""
+        h, v, hs, vs, _ = s.links
+        st = self.st
+        # x's open links, as (way, bit): right, down, left, up
+        open_ = [(w, b) for w, b, ok in ((0, x, h & ~hs), (1, x, v & ~vs),
+                                          (0, x - 1, h & ~hs), (1, x - st, v & ~vs))
+                 if b >= 0 and ok >> b & 1]
+        need = (1 if self.dots >> x & 1 else 2) - sum(
+            (m >> b & 1) for m, b in ((hs, x), (vs, x), (hs, x - 1), (vs, x - st)) if b >= 0)
+        choices = ([[link] for link in open_] if need == 1 else
+                   [[a, b] for i, a in enumerate(open_) for b in open_[i + 1:]])
+        children = []
+        for chosen in choices:
+            ch, cv = hs, vs
+            for w, b in chosen:
+                if w == 0:
+                    ch |= 1 << b
+                else:
+                    cv |= 1 << b
+            child = Cells(s.free, s.ends, (h, v, ch, cv, s.ends), dict(s.other), k)
+            child = self.settle(child, hs, vs)
+            if child is not None:
+                children.append(child)
+        return children
+
+    # --- deductions ----------------------------------------------------------------------
+
+    def settle(self, s: Cells, hs0: int, vs0: int) -> Cells | None:
+        """s propagated, its new sure links (beyond hs0, vs0) joined into fragments, the
+        links that would close a cycle or join two colors gone; again until nothing changes.
+        None when s has no solution."""
+        while True:
+            if self.links.propagate(s) is None:
+                self.stats["pruned_links"] += 1
+                return None
+            h, v, hs, vs, ends = s.links
+            new_ends = self.join(s, hs & ~hs0, vs & ~vs0)
+            if new_ends is None:
+                self.stats["pruned_fragments"] += 1
+                return None
+            cut_h, cut_v = self.cuts(s, new_ends, h & ~hs, v & ~vs)
+            if not cut_h and not cut_v:
+                return s
+            s.links = (h & ~cut_h, v & ~cut_v, hs, vs, ends)
+            hs0, vs0 = hs, vs
+
+    def join(self, s: Cells, new_h: int, new_v: int) -> list[int] | None:
+        """Join the fragments along the new sure links (in place): the fragments' new ends,
+        or None when a link closes a cycle or joins two colors."""
+        other, color, st = s.other, self.color, self.st
+        made = []
+        for links, step in ((new_h, 1), (new_v, st)):
+            for a in indices(links):
+                b = a + step
+                ea, eb = other.pop(a, a), other.pop(b, b)
+                if ea == b:
+                    return None
+                ca, cb = color.get(ea, color.get(a, -1)), color.get(eb, color.get(b, -1))
+                if ca >= 0 and cb >= 0 and ca != cb:
+                    return None
+                other[ea], other[eb] = eb, ea
+                made += (ea, eb)
+        return made
+
+    def cuts(self, s: Cells, ends: list[int], h: int, v: int) -> tuple[int, int]:
+        """The open links (h, v) from the given fragment ends that would close a cycle or
+        join two colors."""
+        other, color, st = s.other, self.color, self.st
+        loose = h | h << 1 | v | v << st  # the cells with an open link
+        cut_h = cut_v = 0
+        for x in set(ends):
+            if not loose >> x & 1:
+                continue
+            ex = other.get(x, x)
+            cx = color.get(x, color.get(ex, -1))
+            for y, across, bit in ((x + 1, True, x), (x - 1, True, x - 1),
+                                   (x + st, False, x), (x - st, False, x - st)):
+                if bit < 0 or not (h if across else v) >> bit & 1:
+                    continue
+                ey = other.get(y, y)
+                if ey == x or (cx >= 0 and color.get(y, color.get(ey, cx)) != cx):
+                    if across:
+                        cut_h |= 1 << bit
+                    else:
+                        cut_v |= 1 << bit
+        return cut_h, cut_v
+
+    def lacking(self, s: Cells) -> int:
+        """The cells with fewer sure links than they need."""
+        one, two, _ = counts(s.links[2], s.links[3], self.st)
+        return (s.free & ~two) | (s.ends & ~one)
+
+    def touching(self, s: Cells) -> bool:
+        """Whether some path has two neighboring cells not linked to each other (every cell
+        with its links)."""
+        board, st = self.board, self.st
+        for path in self.cell_paths(s):
+            m = sum(1 << x for x in path)
+            pairs = (m & m >> 1 & board.across).bit_count() + (m & m >> st & board.down).bit_count()
+            if pairs != len(path) - 1:
+                self.stats["pruned_touch"] += 1
+                return True
+        return False
+
+    # --- answers -------------------------------------------------------------------------
+
+    def cell_paths(self, s: Cells) -> list[list[int]]:
+        """Each color's cells from its start dot along the sure links, as far as they go."""
+        _, _, hs, vs, _ = s.links
+        st = self.st
+        found = []
+        for start in self.starts:
+            path, prev, x = [start], -1, start
+            while True:
+                nxt = [y for y, ok in ((x + 1, hs >> x & 1), (x + st, vs >> x & 1),
+                                       (x - 1, x >= 1 and hs >> (x - 1) & 1),
+                                       (x - st, x >= st and vs >> (x - st) & 1))
+                       if ok and y != prev]
+                if not nxt or (len(path) > 1 and self.dots >> x & 1):
+                    break
+                prev, x = x, nxt[0]
+                path.append(x)
+            found.append(path)
+        return found
+
+    def paths(self, s: Cells) -> Paths:
+        cell = self.board.cell
+        return {c: [cell[x] for x in path] for c, path in enumerate(self.cell_paths(s))}
+
+
+def sweep_lines(board: Board) -> list[int]:
+    """The lines the sweep takes in turn: the rows, or the columns of a board wider than tall
+    (the shorter the line, the fewer fragments cross it)."""
+    if board.width <= board.height:
+        row = (1 << board.width) - 1
+        return [(row << (r * board.stride)) & board.all for r in range(board.height)]
+    column = sum(1 << (r * board.stride) for r in range(board.height))
+    return [(column << c) & board.all for c in range(board.width)]
