@@ -70,7 +70,8 @@ def test_a_link_closing_a_cycle_or_joining_two_colors_goes():
     assert problem.cuts(s, ends, h & ~hs, v & ~vs) == (0, 1 << a)  # (1, 1) down to (2, 1)
     two = problem_of("A... / .B.. / ...A / B...", self_touch=True)
     board = two.board
-    s = Cells(board.all & ~two.dots, two.dots, (board.across, board.down, 0, 0, two.dots), {})
+    s = Cells(board.all & ~two.dots, two.dots, (board.across, board.down, 0, 0, two.dots), {},
+              {})
     x, y = board.index[0, 0], board.index[0, 1]
     ends = two.join(s, 1 << x, 0)  # A's dot right to (0, 1), above B's dot
     assert two.cuts(s, ends, board.across & ~(1 << x), board.down) == (0, 1 << y)

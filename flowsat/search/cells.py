@@ -32,13 +32,14 @@ class Cells:
     """A state of the cell-by-cell search: links (possible h and v, sure hs and vs) and the
     fragments' ends (each end's other end; a cell with no sure link is its own, not listed)."""
 
-    __slots__ = ("dirty", "ends", "free", "line", "links", "other")
+    __slots__ = ("body", "dirty", "ends", "free", "line", "links", "other")
     done, drawn = 0, (0, 0)  # what `Links.propagate` reads of a head's state: no flow moves
 
     def __init__(self, free: int, ends: int, links: tuple[int, ...], other: dict[int, int],
-                 line: int = 0):
+                 body: dict[int, int], line: int = 0):
         self.free, self.ends = free, ends  # the cells that need two links, and the dots
         self.links, self.other, self.dirty = links, other, 0
+        self.body = body  # each fragment end's fragment, as a mask
         self.line = line  # the sweep's line (row or column) of the first cell lacking links
 
 
@@ -73,7 +74,7 @@ class CellProblem:
                     h, v = (h & ~(1 << x), v) if way == 0 else (h, v & ~(1 << x))
                 elif self.touch:
                     hs, vs = (hs | 1 << x, vs) if way == 0 else (hs, vs | 1 << x)
-        s = Cells(board.all & ~dots, dots, (h, v, hs, vs, dots), {})
+        s = Cells(board.all & ~dots, dots, (h, v, hs, vs, dots), {}, {})
         return self.settle(s, 0, 0)
 
     def is_goal(self, s: Cells) -> bool:
@@ -117,7 +118,8 @@ class CellProblem:
                     ch |= 1 << b
                 else:
                     cv |= 1 << b
-            child = Cells(s.free, s.ends, (h, v, ch, cv, s.ends), dict(s.other), k)
+            child = Cells(s.free, s.ends, (h, v, ch, cv, s.ends), dict(s.other),
+                          dict(s.body), k)
             child = self.settle(child, hs, vs)
             if child is not None:
                 children.append(child)
@@ -138,6 +140,9 @@ class CellProblem:
             if new_ends is None:
                 self.stats["pruned_fragments"] += 1
                 return None
+            if self.touch and self.touches(s, new_ends):
+                self.stats["pruned_touch"] += 1
+                return None
             cut_h, cut_v = self.cuts(s, new_ends, h & ~hs, v & ~vs)
             if not cut_h and not cut_v:
                 return s
@@ -147,7 +152,7 @@ class CellProblem:
     def join(self, s: Cells, new_h: int, new_v: int) -> list[int] | None:
         """Join the fragments along the new sure links (in place): the fragments' new ends,
         or None when a link closes a cycle or joins two colors."""
-        other, color, st = s.other, self.color, self.st
+        other, body, color, st = s.other, s.body, self.color, self.st
         made = []
         for links, step in ((new_h, 1), (new_v, st)):
             for a in indices(links):
@@ -159,31 +164,95 @@ class CellProblem:
                 if ca >= 0 and cb >= 0 and ca != cb:
                     return None
                 other[ea], other[eb] = eb, ea
+                m = body.pop(a, 1 << a) | body.pop(b, 1 << b)
+                body.pop(ea, None)
+                body.pop(eb, None)
+                body[ea] = body[eb] = m
                 made += (ea, eb)
         return made
 
+    def touches(self, s: Cells, ends: list[int]) -> bool:
+        """Whether a fragment given by an end, or a color's two fragments together, has two
+        neighboring cells that are not linked and never will be: two cells of one fragment,
+        or of a color's two, but for the link that may join the two (no self-touch)."""
+        body, other, color = s.body, s.other, self.color
+        seen = set()
+        for x in ends:
+            c = color.get(x, color.get(other.get(x, x), -1))
+            if c < 0:
+                m = body.get(x, 0)  # (0: x is no end any more)
+                if m and m not in seen:
+                    seen.add(m)
+                    if self.pairs(m) >= m.bit_count():
+                        return True
+                continue
+            if c in seen:
+                continue
+            seen.add(c)
+            d1, d2 = self.starts[c], self.goals[c]
+            m1, m2 = body.get(d1, 1 << d1), body.get(d2, 1 << d2)
+            if m1 == m2:  # the path is whole
+                allowed = m1.bit_count() - 1
+            else:
+                e1, e2 = other.get(d1, d1), other.get(d2, d2)
+                allowed = (m1 | m2).bit_count() - 2 + (self.board.nbrs[e1] >> e2 & 1)
+            if self.pairs(m1 | m2) > allowed:
+                return True
+        return False
+
+    def pairs(self, m: int) -> int:
+        """The open links of the board between two cells of m."""
+        board = self.board
+        return (m & m >> 1 & board.across).bit_count() + (
+            m & m >> self.st & board.down).bit_count()
+
     def cuts(self, s: Cells, ends: list[int], h: int, v: int) -> tuple[int, int]:
-        """The open links (h, v) from the given fragment ends that would close a cycle or
-        join two colors."""
+        """The open links (h, v) from the given fragment ends (and, without self-touch, the
+        ends of their colors' other fragments) that would close a cycle or join two colors,
+        or (without self-touch) take a cell next to the path's other cells (`beside`)."""
         other, color, st = s.other, self.color, self.st
         loose = h | h << 1 | v | v << st  # the cells with an open link
+        todo = set(ends)
+        if self.touch:
+            for x in ends:
+                c = color.get(x, color.get(other.get(x, x), -1))
+                if c >= 0:
+                    todo.update(other.get(d, d) for d in (self.starts[c], self.goals[c]))
         cut_h = cut_v = 0
-        for x in set(ends):
+        for x in todo:
             if not loose >> x & 1:
                 continue
             ex = other.get(x, x)
             cx = color.get(x, color.get(ex, -1))
+            near, partner = self.beside(s, x, cx) if self.touch else (0, -1)
             for y, across, bit in ((x + 1, True, x), (x - 1, True, x - 1),
                                    (x + st, False, x), (x - st, False, x - st)):
                 if bit < 0 or not (h if across else v) >> bit & 1:
                     continue
                 ey = other.get(y, y)
-                if ey == x or (cx >= 0 and color.get(y, color.get(ey, cx)) != cx):
+                if ey == x or (near >> y & 1 and y != partner) or (
+                        cx >= 0 and color.get(y, color.get(ey, cx)) != cx):
                     if across:
                         cut_h |= 1 << bit
                     else:
                         cut_v |= 1 << bit
         return cut_h, cut_v
+
+    def beside(self, s: Cells, x: int, c: int) -> tuple[int, int]:
+        """The cells next to the path of end x's fragment but for x (of color c, the path of
+        both its fragments, less the open end of the other, which x may join: returned too,
+        else -1): x may not link to one but that end, it would touch the path (no
+        self-touch)."""
+        body, other = s.body, s.other
+        if c < 0:
+            path, partner = body.get(x, 1 << x), -1
+        else:
+            d1, d2 = self.starts[c], self.goals[c]
+            path = body.get(d1, 1 << d1) | body.get(d2, 1 << d2)
+            e1, e2 = other.get(d1, d1), other.get(d2, d2)
+            partner = e2 if e1 == x else e1
+            path &= ~(1 << partner)
+        return self.board.spread(path & ~(1 << x)), partner
 
     def lacking(self, s: Cells) -> int:
         """The cells with fewer sure links than they need."""
