@@ -1,19 +1,22 @@
 """The cell-by-cell search problem (`--problem cells`): links decided cell after cell.
 
 The Go Numberlink solver's idea (a sweep over the cells, each deciding its links to the cells
-after it), with the link propagation of `flowsat.search.links` after every decision. A state
-is the board's possible and sure links (`Links`' masks) and the fragments the sure links make:
-each fragment end's other end. Its successors: the first cell in reading order that lacks
-links (every cell before it has all of its, so only its links right and down are open) takes
-each way it may complete them; each child's links are propagated, and the new sure links join
-fragments. A link that closes a cycle or joins two colors prunes the child; a possible link
-that would do so goes, and the propagation runs again, to a fixpoint. With every link decided,
-each fragment is a path between two dots of one color: a goal once no path touches itself
-(when that is the rule). Priority: the cells still lacking links (the deepest state first).
+after it; reimplemented), with this backend's link propagation (`flowsat.search.links`) after
+every decision. A state is the board's possible and sure links (`Links`' masks) and the
+fragments the sure links make: each fragment end's other end and the fragment's cells. Its
+successors: the first cell in sweep order (rows, or columns on a board wider than tall) that
+lacks links (every cell before it has all of its, so at most its links right and down are
+open) takes each way it may complete them; each child's links are propagated and the new sure
+links join fragments, to a fixpoint: a link that closes a cycle or joins two colors prunes
+the child, a possible link that would do so goes; without self-touch, so does a link that
+would take a cell next to its path's other cells, and a fragment (or a color's two) whose
+cells run beside themselves prunes the child. With every link decided each fragment is a path
+between two dots of one color. Priority: the cells still lacking links (the deepest first).
 
 Square boards (holes and walls or not), every cell filled; under either rule on touching.
 Every deduction is sound: a link goes only when no solution has it, a sure link is in every
-solution (the propagation's rules; the corners' rule only without self-touch).
+solution (the propagation's rules; the 2x2 and corner rules and the touch rules above only
+without self-touch).
 """
 
 from __future__ import annotations
@@ -30,7 +33,8 @@ STATS = ("pruned_links", "pruned_fragments", "pruned_touch")
 
 class Cells:
     """A state of the cell-by-cell search: links (possible h and v, sure hs and vs) and the
-    fragments' ends (each end's other end; a cell with no sure link is its own, not listed)."""
+    fragments (each end's other end and the fragment's cells; a cell with no sure link is a
+    fragment of its own, not listed)."""
 
     __slots__ = ("body", "dirty", "ends", "free", "line", "links", "other")
     done, drawn = 0, (0, 0)  # what `Links.propagate` reads of a head's state: no flow moves
@@ -150,8 +154,8 @@ class CellProblem:
             hs0, vs0 = hs, vs
 
     def join(self, s: Cells, new_h: int, new_v: int) -> list[int] | None:
-        """Join the fragments along the new sure links (in place): the fragments' new ends,
-        or None when a link closes a cycle or joins two colors."""
+        """Join the fragments along the new sure links (in place): the ends of the fragments
+        made, or None when a link closes a cycle or joins two colors."""
         other, body, color, st = s.other, s.body, self.color, self.st
         made = []
         for links, step in ((new_h, 1), (new_v, st)):
@@ -169,7 +173,7 @@ class CellProblem:
                 body.pop(eb, None)
                 body[ea] = body[eb] = m
                 made += (ea, eb)
-        return made
+        return [x for x in set(made) if x in other]  # (some are ends no more)
 
     def touches(self, s: Cells, ends: list[int]) -> bool:
         """Whether a fragment given by an end, or a color's two fragments together, has two
@@ -180,8 +184,8 @@ class CellProblem:
         for x in ends:
             c = color.get(x, color.get(other.get(x, x), -1))
             if c < 0:
-                m = body.get(x, 0)  # (0: x is no end any more)
-                if m and m not in seen:
+                m = body[x]
+                if m not in seen:
                     seen.add(m)
                     if self.pairs(m) >= m.bit_count():
                         return True
@@ -213,7 +217,7 @@ class CellProblem:
         other, color, st = s.other, self.color, self.st
         loose = h | h << 1 | v | v << st  # the cells with an open link
         todo = set(ends)
-        if self.touch:
+        if self.touch:  # a color's other fragment may have grown
             for x in ends:
                 c = color.get(x, color.get(other.get(x, x), -1))
                 if c >= 0:
@@ -262,11 +266,8 @@ class CellProblem:
     def touching(self, s: Cells) -> bool:
         """Whether some path has two neighboring cells not linked to each other (every cell
         with its links)."""
-        board, st = self.board, self.st
         for path in self.cell_paths(s):
-            m = sum(1 << x for x in path)
-            pairs = (m & m >> 1 & board.across).bit_count() + (m & m >> st & board.down).bit_count()
-            if pairs != len(path) - 1:
+            if self.pairs(sum(1 << x for x in path)) != len(path) - 1:
                 self.stats["pruned_touch"] += 1
                 return True
         return False
