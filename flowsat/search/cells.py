@@ -213,8 +213,8 @@ class CellProblem:
     def cuts(self, s: Cells, ends: list[int], h: int, v: int) -> tuple[int, int]:
         """The open links (h, v) from the given fragment ends (and, without self-touch, the
         ends of their colors' other fragments) that would close a cycle or join two colors,
-        or (without self-touch) take a cell next to the path's other cells (`beside`)."""
-        other, color, st = s.other, self.color, self.st
+        or (without self-touch) take a cell next to the path's other cells (`rest_of_path`)."""
+        other, color, st, nbrs = s.other, self.color, self.st, self.board.nbrs
         loose = h | h << 1 | v | v << st  # the cells with an open link
         todo = set(ends)
         if self.touch:  # a color's other fragment may have grown
@@ -228,13 +228,13 @@ class CellProblem:
                 continue
             ex = other.get(x, x)
             cx = color.get(x, color.get(ex, -1))
-            near, partner = self.beside(s, x, cx) if self.touch else (0, -1)
+            path, partner = self.rest_of_path(s, x, cx) if self.touch else (0, -1)
             for y, across, bit in ((x + 1, True, x), (x - 1, True, x - 1),
                                    (x + st, False, x), (x - st, False, x - st)):
                 if bit < 0 or not (h if across else v) >> bit & 1:
                     continue
                 ey = other.get(y, y)
-                if ey == x or (near >> y & 1 and y != partner) or (
+                if ey == x or (nbrs[y] & path and y != partner) or (
                         cx >= 0 and color.get(y, color.get(ey, cx)) != cx):
                     if across:
                         cut_h |= 1 << bit
@@ -242,21 +242,19 @@ class CellProblem:
                         cut_v |= 1 << bit
         return cut_h, cut_v
 
-    def beside(self, s: Cells, x: int, c: int) -> tuple[int, int]:
-        """The cells next to the path of end x's fragment but for x (of color c, the path of
-        both its fragments, less the open end of the other, which x may join: returned too,
-        else -1): x may not link to one but that end, it would touch the path (no
+    def rest_of_path(self, s: Cells, x: int, c: int) -> tuple[int, int]:
+        """The cells of the path of end x's fragment but x (of color c, of both its
+        fragments, less the open end of the other, which x may join: returned too, else -1):
+        x may not link to a cell next to one but that end, it would touch the path (no
         self-touch)."""
         body, other = s.body, s.other
         if c < 0:
-            path, partner = body.get(x, 1 << x), -1
-        else:
-            d1, d2 = self.starts[c], self.goals[c]
-            path = body.get(d1, 1 << d1) | body.get(d2, 1 << d2)
-            e1, e2 = other.get(d1, d1), other.get(d2, d2)
-            partner = e2 if e1 == x else e1
-            path &= ~(1 << partner)
-        return self.board.spread(path & ~(1 << x)), partner
+            return body.get(x, 1 << x) & ~(1 << x), -1
+        d1, d2 = self.starts[c], self.goals[c]
+        e1, e2 = other.get(d1, d1), other.get(d2, d2)
+        partner = e2 if e1 == x else e1
+        path = body.get(d1, 1 << d1) | body.get(d2, 1 << d2)
+        return path & ~(1 << x | 1 << partner), partner
 
     def lacking(self, s: Cells) -> int:
         """The cells with fewer sure links than they need."""
