@@ -17,8 +17,9 @@ from flowsat.generate.filling import puzzle_of, random_filling
 from flowsat.puzzle import Puzzle, read_puzzles
 from flowsat.puzzle.rules import Rules
 from flowsat.result import UsageError
+from flowsat.search.algorithm import best_first, interleaved, searching
 from flowsat.search.backend import SWEEP_CELLS, board_of, orient
-from flowsat.search.cells import CellProblem, Cells, sweep_lines
+from flowsat.search.cells import CellProblem, Cells, lines_of, sweeps
 from flowsat.search.options import SearchOptions
 from flowsat.solve import solve
 from tests.conftest import NUMBERLINK, PUZZLES, needs_shared
@@ -89,12 +90,52 @@ def test_touching_paths_are_no_goal():
         assert result.status == expected
 
 
-def test_the_sweep_runs_along_the_shorter_side():
+def test_the_sweep_runs_along_the_shorter_side_from_the_dots():
+    """Rows on a tall board, columns on a wide one (forwards and backwards), either on a
+    square one; the side with the most dots near it first."""
     tall, wide = board_of(Puzzle.from_text("A. / .. / .A")), board_of(Puzzle.from_text(
         "A.. / ..A"))
-    assert [line.bit_count() for line in sweep_lines(tall)] == [2, 2, 2]
-    assert [line.bit_count() for line in sweep_lines(wide)] == [2, 2, 2]
-    assert sweep_lines(wide)[0] == 1 | 1 << wide.stride  # the first column
+    for board in (tall, wide):
+        ways = sweeps(board, 0)
+        assert len(ways) == 2 and [line.bit_count() for line in ways[0][0]] == [2, 2, 2]
+    assert sweeps(wide, 0)[0] == (lines_of(wide)[1], False)  # the columns, forwards
+    assert sweeps(wide, 0)[1] == (lines_of(wide)[1][::-1], True)
+    square = Puzzle.from_text("... / ... / A.A")
+    board = board_of(square)
+    dots = board.mask([(2, 0), (2, 2)])
+    ways = sweeps(board, dots)
+    assert len(ways) == 4 and ways[0] == (lines_of(board)[0][::-1], True)  # from the bottom
+
+
+def test_a_backward_sweep_solves_too():
+    """Every sweep (backwards, from the other sides) answers as the first does."""
+    puzzle = puzzle_of(random_filling(6, 6, random.Random(5), 4.0), 6, 6)
+    board = board_of(puzzle)
+    starts, goals = orient(board, puzzle, True)
+    for way in (0, 1, 2, 3):
+        problem = CellProblem(board, starts, goals, SearchOptions(), Rules(), way)
+        outcome = best_first(problem)
+        assert outcome.status == "solved"
+        paths = {list(puzzle.dots)[c]: path for c, path in problem.paths(outcome.state).items()}
+        assert problems(puzzle, paths, Rules()) == []
+
+
+def test_searches_take_turns_until_one_ends():
+    """`searching` run alone is `best_first`; `interleaved` runs two a state each and stops
+    at the first that ends, with both searches' counts."""
+    puzzle = puzzle_of(random_filling(14, 14, random.Random(28), 20.0), 14, 14)
+    board = board_of(puzzle)
+    starts, goals = orient(board, puzzle, True)
+
+    def problem(way: int) -> CellProblem:
+        return CellProblem(board, starts, goals, SearchOptions(), Rules(), way)
+
+    alone = [best_first(problem(way)) for way in (0, 1)]
+    assert alone[0].stats["nodes"] != alone[1].stats["nodes"]  # (9 and 6)
+    outcome, k, counts = interleaved([searching(problem(way)) for way in (0, 1)])
+    assert outcome.status == "solved" and k == 1
+    assert counts[k]["nodes"] == min(one.stats["nodes"] for one in alone)
+    assert abs(counts[0]["nodes"] - counts[1]["nodes"]) <= 1
 
 
 def test_auto_takes_cells_on_large_plain_boards():

@@ -11,7 +11,7 @@ import heapq
 import sys
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,13 +32,26 @@ class Outcome:
     reason: str | None = None
 
 
-def best_first(problem: Any, *, breadth_first: bool = False, max_nodes: int | None = None,
-               max_memory: float | None = None, held_mb: float = 0.0,
-               deadline: float | None = None,
-               on_expand: Callable[[Any], None] | None = None) -> Outcome:
+def best_first(problem: Any, **limits: Any) -> Outcome:
     """Expand the state of lowest priority (or the oldest, breadth first) until a goal; stop
     with `limit` past `max_nodes` expansions or once `held_mb` (what the problem holds) and
-    the states stored (estimated, or the process's growth if larger) pass `max_memory` MB."""
+    the states stored (estimated, or the process's growth if larger) pass `max_memory` MB.
+    (`searching`, run to its end.)"""
+    search = searching(problem, **limits)
+    while True:
+        try:
+            next(search)
+        except StopIteration as end:
+            return end.value
+
+
+def searching(problem: Any, *, breadth_first: bool = False, max_nodes: int | None = None,
+              max_memory: float | None = None, held_mb: float = 0.0,
+              deadline: float | None = None,
+              on_expand: Callable[[Any], None] | None = None
+              ) -> Generator[dict[str, Any], None, Outcome]:
+    """`best_first` a state at a time: yields its stats as it takes each state to expand,
+    returns the outcome (so that several searches may take turns: `interleaved`)."""
     stats = {"nodes": 0, "generated": 0, "max_queue": 0}
     root = problem.initial()
     if root is None:
@@ -63,6 +76,7 @@ def best_first(problem: Any, *, breadth_first: bool = False, max_nodes: int | No
         stats["nodes"] += 1
         if on_expand is not None:
             on_expand(state)
+        yield stats
         for child in problem.expand(state):
             stats["generated"] += 1
             if problem.is_goal(child):
@@ -76,6 +90,21 @@ def best_first(problem: Any, *, breadth_first: bool = False, max_nodes: int | No
         if max_nodes is not None and stats["nodes"] >= max_nodes and queue:
             return Outcome("limit", None, stats, f"max nodes ({max_nodes})")
     return Outcome("unsolvable", None, stats)
+
+
+def interleaved(searches: list[Generator[dict[str, Any], None, Outcome]]
+                ) -> tuple[Outcome, int, list[dict[str, Any]]]:
+    """Several searches of one puzzle taking turns a state each, until one ends (each is
+    complete: its answer, unsolvable too, is the puzzle's): its outcome, its index and every
+    search's stats."""
+    stats: list[dict[str, Any]] = [{} for _ in searches]
+    while True:
+        for k, search in enumerate(searches):
+            try:
+                stats[k] = next(search)
+            except StopIteration as end:
+                stats[k] = end.value.stats
+                return end.value, k, stats
 
 
 def limit_reached(stats: dict, queued: int, node_bytes: int, max_memory: float | None,

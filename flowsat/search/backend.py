@@ -20,7 +20,7 @@ from flowsat.puzzle.formats import PuzzleError, cell_error, read_text, text_line
 from flowsat.puzzle.model import EMPTY, Cell, Paths, Puzzle
 from flowsat.puzzle.rules import Rules
 from flowsat.result import Result, UsageError
-from flowsat.search.algorithm import best_first
+from flowsat.search.algorithm import best_first, interleaved, searching
 from flowsat.search.board import Board, GraphBoard
 from flowsat.search.cells import CellProblem
 from flowsat.search.options import SearchOptions
@@ -52,17 +52,23 @@ def solve(puzzle: Puzzle, options: SearchOptions, rules: Rules, limits: Limits,
         priority = user_priority(letters, options.order, priority)
     hinted = read_hint(options.hint, puzzle, board) if options.hint is not None else None
     max_nodes = options.max_nodes
-    # with cells left empty, a bounded search for a solution with every cell filled comes
-    # first (`flowsat.search.checks.empty`), then the complete one
     deadline = None if limits.timeout is None else start + limits.timeout
     run = partial(best_first, breadth_first=options.breadth_first, max_memory=cap,
                   held_mb=tables, deadline=deadline)
     stats: dict[str, Any] = {}
-    if sweeps(options, board, rules, hinted):
-        problem: Any = CellProblem(board, starts, goals, options, rules)
-        outcome = run(problem, max_nodes=max_nodes,
-                      on_expand=observer(observe, letters, problem))
-        stats = {**outcome.stats, **problem.stats}
+    config["problem"] = "cells" if sweeps(options, board, rules, hinted) else "heads"
+    if config["problem"] == "cells":  # the two best sweeps by a guess, taking turns
+        ways = 1 if max_nodes is not None and max_nodes < 2 else 2
+        each = None if max_nodes is None else max_nodes // ways  # (both within max_nodes)
+        problems = [CellProblem(board, starts, goals, options, rules, way)
+                    for way in range(ways)]
+        outcome, k, counts = interleaved([
+            searching(one, breadth_first=options.breadth_first, max_memory=cap,
+                      held_mb=tables, deadline=deadline, max_nodes=each,
+                      on_expand=observer(observe, letters, one)) for one in problems])
+        problem: Any = problems[k]
+        for one, count in zip(problems, counts, strict=True):
+            stats = added(stats, {**count, **one.stats})
     # with cells left empty, a bounded search for a solution with every cell filled comes
     # first (`flowsat.search.checks.empty`), then the complete one
     fills = [True, False] if not rules.fill_all and options.fill_first else [rules.fill_all]
