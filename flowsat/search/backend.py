@@ -1,7 +1,8 @@
 """The best-first backend: puzzle, options, rules and limits in, `Result` out.
 
 Turns a puzzle into a `FlowProblem` (which dot of each pair starts, the color priority, the
-hint), runs `best_first` on it with the limits, and turns the final state back into paths.
+hint), runs `best_first` on it with the limits, and turns the final state back into paths; on
+large plain boards (`--problem`) into two `CellProblem`s, sweeps that take turns.
 """
 
 from __future__ import annotations
@@ -10,7 +11,6 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import fields, replace
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -23,11 +23,10 @@ from flowsat.result import Result, UsageError
 from flowsat.search.algorithm import best_first, interleaved, searching
 from flowsat.search.board import Board, GraphBoard
 from flowsat.search.cells import CellProblem
-from flowsat.search.options import SearchOptions
+from flowsat.search.options import SWEEP_CELLS, SearchOptions
 from flowsat.search.problem import FlowProblem
 
 PEAKS = ("max_queue", "memory_mb")  # stats that are peaks, not counts
-SWEEP_CELLS = 400  # from this many cells on, `--problem auto` sweeps cells (docs/search.md)
 
 
 def solve(puzzle: Puzzle, options: SearchOptions, rules: Rules, limits: Limits,
@@ -53,39 +52,40 @@ def solve(puzzle: Puzzle, options: SearchOptions, rules: Rules, limits: Limits,
     hinted = read_hint(options.hint, puzzle, board) if options.hint is not None else None
     max_nodes = options.max_nodes
     deadline = None if limits.timeout is None else start + limits.timeout
-    run = partial(best_first, breadth_first=options.breadth_first, max_memory=cap,
-                  held_mb=tables, deadline=deadline)
-    stats: dict[str, Any] = {}
+    held = {"breadth_first": options.breadth_first, "max_memory": cap, "held_mb": tables,
+            "deadline": deadline}  # what every search is run with
     config["problem"] = "cells" if sweeps(options, board, rules, hinted) else "heads"
+    stats: dict[str, Any] = {}
     if config["problem"] == "cells":  # the two best sweeps by a guess, taking turns
         ways = 1 if max_nodes is not None and max_nodes < 2 else 2
         each = None if max_nodes is None else max_nodes // ways  # (both within max_nodes)
         problems = [CellProblem(board, starts, goals, options, rules, way)
                     for way in range(ways)]
-        outcome, k, counts = interleaved([
-            searching(one, breadth_first=options.breadth_first, max_memory=cap,
-                      held_mb=tables, deadline=deadline, max_nodes=each,
-                      on_expand=observer(observe, letters, one)) for one in problems])
+        outcome, k, counts = interleaved([searching(
+            one, max_nodes=each, on_expand=observer(observe, letters, one), **held)
+            for one in problems])
         problem: Any = problems[k]
         for one, count in zip(problems, counts, strict=True):
             stats = added(stats, {**count, **one.stats})
-    # with cells left empty, a bounded search for a solution with every cell filled comes
-    # first (`flowsat.search.checks.empty`), then the complete one
-    fills = [True, False] if not rules.fill_all and options.fill_first else [rules.fill_all]
-    for fill_all in fills if not stats else []:
-        budget = max_nodes if fill_all == rules.fill_all else options.fill_first
-        if max_nodes is not None:
-            budget = min(budget, max_nodes - stats.get("nodes", 0))
-        problem = FlowProblem(board, starts, goals, priority, options,
-                              replace(rules, fill_all=fill_all),
-                              user_order=bool(options.order), hint=hinted)
-        outcome = run(problem, max_nodes=budget, on_expand=observer(observe, letters, problem))
-        stats = added(stats, {**outcome.stats, **problem.stats})
-        if fill_all != rules.fill_all:
-            stats["fill_first_nodes"] = outcome.stats["nodes"]
-        spent = outcome.status == "limit" and outcome.stats["nodes"] == budget != max_nodes
-        if outcome.status != "unsolvable" and not spent:  # else on to the next search
-            break
+    else:
+        # with cells left empty, a bounded search for a solution with every cell filled
+        # comes first (`flowsat.search.checks.empty`), then the complete one
+        fills = [True, False] if not rules.fill_all and options.fill_first else [rules.fill_all]
+        for fill_all in fills:
+            budget = max_nodes if fill_all == rules.fill_all else options.fill_first
+            if max_nodes is not None:
+                budget = min(budget, max_nodes - stats.get("nodes", 0))
+            problem = FlowProblem(board, starts, goals, priority, options,
+                                  replace(rules, fill_all=fill_all),
+                                  user_order=bool(options.order), hint=hinted)
+            outcome = best_first(problem, max_nodes=budget,
+                                 on_expand=observer(observe, letters, problem), **held)
+            stats = added(stats, {**outcome.stats, **problem.stats})
+            if fill_all != rules.fill_all:
+                stats["fill_first_nodes"] = outcome.stats["nodes"]
+            spent = outcome.status == "limit" and outcome.stats["nodes"] == budget != max_nodes
+            if outcome.status != "unsolvable" and not spent:  # else on to the next search
+                break
     stats["total_s"] = round(time.perf_counter() - start, 6)
     paths = named(letters, problem.paths(outcome.state)) if outcome.status == "solved" else None
     return Result(outcome.status, paths, stats, outcome.reason, config)

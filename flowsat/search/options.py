@@ -26,9 +26,10 @@ SWITCHES = tuple(switch.name for switch in REGISTRY)
 # the search problems: flows' heads moved (`flowsat.search.problem`), cells' links decided in a
 # sweep (`flowsat.search.cells`), or the one that suits the board (`flowsat.search.backend`)
 PROBLEMS = ("auto", "heads", "cells")
+SWEEP_CELLS = 400  # from this many cells on, `auto` sweeps cells (docs/search.md)
 PROBLEM_TEXT = ("the search problem: 'heads' (move the flows' heads, as in 2016), 'cells' (decide "
                 "each cell's links in a sweep; square boards, every cell filled) or 'auto' ("
-                "cells on plain square boards of 400 cells or more, else heads).")
+                f"cells on plain square boards of {SWEEP_CELLS} cells or more, else heads).")
 STATS = ("forced", *(switch.stat for switch in REGISTRY if switch.check), "pruned_blocked")
 
 
