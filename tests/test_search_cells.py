@@ -24,6 +24,7 @@ from flowsat.search.options import SearchOptions
 from flowsat.solve import solve
 from tests.conftest import NUMBERLINK, PUZZLES, needs_shared
 from tests.test_properties import random_boards
+from tests.test_search_lookahead import solves_filling
 
 
 def problem_of(text: str, self_touch: bool = False) -> CellProblem:
@@ -49,13 +50,7 @@ def test_cells_agree_with_sat(puzzle, self_touch):
 @given(st.tuples(st.integers(1, 9), st.integers(2, 9), st.integers(0, 2**32),
                  st.sampled_from([2.5, 4.0, 8.0]), st.booleans()))
 def test_cells_solve_every_filling(board):
-    height, width, seed, mean, self_touch = board
-    rules = Rules(self_touch)
-    filling = random_filling(height, width, random.Random(seed), mean, self_touch)
-    puzzle = puzzle_of(filling, height, width)
-    result = solve(puzzle, "astar", rules=rules, problem="cells")
-    assert result.status == "solved", (puzzle.rows, self_touch)
-    assert problems(puzzle, result.paths, rules) == []
+    solves_filling(board, problem="cells")
 
 
 def test_a_link_closing_a_cycle_or_joining_two_colors_goes():

@@ -32,12 +32,18 @@ def long_paths_board(seed: int) -> Puzzle:
 @given(st.tuples(st.integers(1, 6), st.integers(2, 6), st.integers(0, 2**32),
                  st.sampled_from([2.5, 4.0, 8.0]), st.booleans()))
 def test_lookahead_solves_every_filling(board):
+    solves_filling(board, lookahead=1)
+
+
+def solves_filling(board: tuple[int, int, int, float, bool], **options: object) -> None:
+    """The puzzle of a random filling (height, width, seed, mean length, self-touch) is
+    solved by the search with these options, and its answer passes the checker."""
     height, width, seed, mean, self_touch = board
     rules = Rules(self_touch)
     filling = random_filling(height, width, random.Random(seed), mean, self_touch)
     puzzle = puzzle_of(filling, height, width)
-    result = solve(puzzle, "astar", rules=rules, lookahead=1)
-    assert result.status == "solved", (puzzle.rows, self_touch)
+    result = solve(puzzle, "astar", rules=rules, **options)
+    assert result.status == "solved", (puzzle.rows, self_touch, options)
     assert problems(puzzle, result.paths, rules) == []
 
 
