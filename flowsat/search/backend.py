@@ -22,7 +22,6 @@ from flowsat.puzzle.rules import Rules
 from flowsat.result import Result, UsageError
 from flowsat.search.algorithm import best_first, interleaved, searching
 from flowsat.search.board import Board, GraphBoard
-from flowsat.search.cells import CellProblem
 from flowsat.search.options import SWEEP_CELLS, SearchOptions
 from flowsat.search.problem import FlowProblem
 
@@ -57,6 +56,8 @@ def solve(puzzle: Puzzle, options: SearchOptions, rules: Rules, limits: Limits,
     config["problem"] = "cells" if sweeps(options, board, rules, hinted) else "heads"
     stats: dict[str, Any] = {}
     if config["problem"] == "cells":  # the two best sweeps by a guess, taking turns
+        from flowsat.search.cells import CellProblem  # (only where it searches)
+
         ways = 1 if max_nodes is not None and max_nodes < 2 else 2
         each = None if max_nodes is None else max_nodes // ways  # (both within max_nodes)
         problems = [CellProblem(board, starts, goals, options, rules, way)
