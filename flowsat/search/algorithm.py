@@ -48,17 +48,19 @@ def best_first(problem: Any, **limits: Any) -> Outcome:
 def searching(problem: Any, *, breadth_first: bool = False, max_nodes: int | None = None,
               max_memory: float | None = None, held_mb: float = 0.0,
               deadline: float | None = None,
-              on_expand: Callable[[Any], None] | None = None
+              on_expand: Callable[[Any], None] | None = None, alike: int = 1
               ) -> Generator[dict[str, Any], None, Outcome]:
     """`best_first` a state at a time: yields its stats as it takes each state to expand,
-    returns the outcome (so that several searches may take turns: `interleaved`)."""
+    returns the outcome (so that several searches may take turns: `interleaved`; `alike`:
+    how many such searches take turns, each holding about as many states, all within
+    `max_memory`)."""
     stats = {"nodes": 0, "generated": 0, "max_queue": 0}
     root = problem.initial()
     if root is None:
         return Outcome("unsolvable", None, stats)
     if problem.is_goal(root):
         return Outcome("solved", root, stats)
-    node_bytes = state_bytes(root)
+    node_bytes = state_bytes(root) * alike
     every = max(1, min(CHECK_EVERY, CHECK_BYTES // node_bytes))
     held_before = resident_mb()
     tie = 0  # FIFO among equal priorities
@@ -127,10 +129,14 @@ def limit_reached(stats: dict, queued: int, node_bytes: int, max_memory: float |
 
 
 def state_bytes(state: Any) -> int:
-    """About what one more stored state costs: the object, its lists and the ints it holds."""
+    """About what one more stored state costs: the object, its lists, tuples and dicts and
+    the ints they hold."""
     size = sys.getsizeof(state)
     for name in state.__slots__:
         value = getattr(state, name)
+        if isinstance(value, dict):
+            value = list(value.values())
+            size += sys.getsizeof(value) * 3  # (keys, values and the table)
         if isinstance(value, list | tuple):
             size += sys.getsizeof(value) + sum(sys.getsizeof(x) for x in value
                                                if isinstance(x, int) and x >> 8)

@@ -63,8 +63,8 @@ def solve(puzzle: Puzzle, options: SearchOptions, rules: Rules, limits: Limits,
         problems = [CellProblem(board, starts, goals, options, rules, way)
                     for way in range(ways)]
         outcome, k, counts = interleaved([searching(
-            one, max_nodes=each, on_expand=observer(observe, letters, one), **held)
-            for one in problems])
+            one, max_nodes=each, on_expand=observer(observe, letters, one), alike=ways,
+            **held) for one in problems])
         problem: Any = problems[k]
         for one, count in zip(problems, counts, strict=True):
             stats = added(stats, {**count, **one.stats})
