@@ -398,9 +398,9 @@ def test_both_backends_agree_on_holes_and_walls(board, dropped, walled):
     for rules in (Rules(board[4]), Rules(True)):  # a filling's rule, and self-touch allowed
         sat = solve(puzzle, "sat", rules=rules)
         assert sat.status == "solved" or board[5]
-        for preset in ("full", "2016"):
-            astar = solve(puzzle, "astar", rules=rules, preset=preset)
-            assert astar.status == sat.status, (puzzle.rows, graph, rules, preset)
+        for options in ({"preset": "full"}, {"preset": "2016"}, {"problem": "cells"}):
+            astar = solve(puzzle, "astar", rules=rules, **options)
+            assert astar.status == sat.status, (puzzle.rows, graph, rules, options)
 
 
 def swapped(filling: Paths, puzzle: Puzzle, rng: random.Random) -> Puzzle:
@@ -643,7 +643,8 @@ def test_both_backends_agree(board):
     if swap:
         puzzle = swapped(filling, puzzle, rng)
     sat = solve(puzzle, "sat", rules=Rules(allow_self_touch))
-    for options in ({}, {"preset": "2016"}, {"tails": False, "squares": False}):
+    for options in ({}, {"preset": "2016"}, {"tails": False, "squares": False},
+                    {"problem": "cells"}):
         astar = solve(puzzle, "astar", rules=Rules(allow_self_touch), **options)
         assert astar.status == sat.status, (puzzle.rows, allow_self_touch, options)
         if astar.status == "solved":

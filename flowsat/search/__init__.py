@@ -2,10 +2,12 @@
 
 `problem.py` is the search problem (successors, forced moves, goal, heuristic) over the states
 and moves of `state.py`, with the link propagation of `links.py` and the checks of the
-registry `checks/` (every switch: a module each); `options.py` makes the backend's options,
-the switches, presets and stats from that registry. `algorithm.py` is the search (queue,
-limits, stats), `board.py` the bitboards all stand on, and `backend.py` turns a puzzle and
-options into a problem and the outcome into a `Result`. The backend object (`BACKEND`) and its
+registry `checks/` (every switch: a module each); `cells.py` is the other problem
+(`--problem cells`: each cell's links decided in a sweep, with the same propagation);
+`options.py` makes the backend's options, the switches, presets and stats from that registry.
+`algorithm.py` is the search (queue, limits, stats), `board.py` the bitboards all stand on,
+and `backend.py` turns a puzzle and options into a problem (or two sweeps taking turns) and
+the outcome into a `Result`. The backend object (`BACKEND`) and its
 options are light to import; the search is imported on first use of `solve`.
 """
 

@@ -11,7 +11,7 @@ import heapq
 import sys
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,20 +32,35 @@ class Outcome:
     reason: str | None = None
 
 
-def best_first(problem: Any, *, breadth_first: bool = False, max_nodes: int | None = None,
-               max_memory: float | None = None, held_mb: float = 0.0,
-               deadline: float | None = None,
-               on_expand: Callable[[Any], None] | None = None) -> Outcome:
+def best_first(problem: Any, **limits: Any) -> Outcome:
     """Expand the state of lowest priority (or the oldest, breadth first) until a goal; stop
     with `limit` past `max_nodes` expansions or once `held_mb` (what the problem holds) and
-    the states stored (estimated, or the process's growth if larger) pass `max_memory` MB."""
+    the states stored (estimated, or the process's growth if larger) pass `max_memory` MB.
+    (`searching`, run to its end.)"""
+    search = searching(problem, **limits)
+    while True:
+        try:
+            next(search)
+        except StopIteration as end:
+            return end.value
+
+
+def searching(problem: Any, *, breadth_first: bool = False, max_nodes: int | None = None,
+              max_memory: float | None = None, held_mb: float = 0.0,
+              deadline: float | None = None,
+              on_expand: Callable[[Any], None] | None = None, alike: int = 1
+              ) -> Generator[dict[str, Any], None, Outcome]:
+    """`best_first` a state at a time: yields its stats as it takes each state to expand,
+    returns the outcome (so that several searches may take turns: `interleaved`; `alike`:
+    how many such searches take turns, each holding about as many states, all within
+    `max_memory`)."""
     stats = {"nodes": 0, "generated": 0, "max_queue": 0}
     root = problem.initial()
     if root is None:
         return Outcome("unsolvable", None, stats)
     if problem.is_goal(root):
         return Outcome("solved", root, stats)
-    node_bytes = state_bytes(root)
+    node_bytes = state_bytes(root) * alike
     every = max(1, min(CHECK_EVERY, CHECK_BYTES // node_bytes))
     held_before = resident_mb()
     tie = 0  # FIFO among equal priorities
@@ -63,6 +78,7 @@ def best_first(problem: Any, *, breadth_first: bool = False, max_nodes: int | No
         stats["nodes"] += 1
         if on_expand is not None:
             on_expand(state)
+        yield stats
         for child in problem.expand(state):
             stats["generated"] += 1
             if problem.is_goal(child):
@@ -76,6 +92,21 @@ def best_first(problem: Any, *, breadth_first: bool = False, max_nodes: int | No
         if max_nodes is not None and stats["nodes"] >= max_nodes and queue:
             return Outcome("limit", None, stats, f"max nodes ({max_nodes})")
     return Outcome("unsolvable", None, stats)
+
+
+def interleaved(searches: list[Generator[dict[str, Any], None, Outcome]]
+                ) -> tuple[Outcome, int, list[dict[str, Any]]]:
+    """Several searches of one puzzle taking turns a state each, until one ends (each is
+    complete: its answer, unsolvable too, is the puzzle's): its outcome, its index and every
+    search's stats."""
+    stats: list[dict[str, Any]] = [{} for _ in searches]
+    while True:
+        for k, search in enumerate(searches):
+            try:
+                stats[k] = next(search)
+            except StopIteration as end:
+                stats[k] = end.value.stats
+                return end.value, k, stats
 
 
 def limit_reached(stats: dict, queued: int, node_bytes: int, max_memory: float | None,
@@ -98,10 +129,14 @@ def limit_reached(stats: dict, queued: int, node_bytes: int, max_memory: float |
 
 
 def state_bytes(state: Any) -> int:
-    """About what one more stored state costs: the object, its lists and the ints it holds."""
+    """About what one more stored state costs: the object, its lists, tuples and dicts and
+    the ints they hold."""
     size = sys.getsizeof(state)
     for name in state.__slots__:
         value = getattr(state, name)
+        if isinstance(value, dict):
+            value = list(value.values())
+            size += sys.getsizeof(value) * 3  # (keys, values and the table)
         if isinstance(value, list | tuple):
             size += sys.getsizeof(value) + sum(sys.getsizeof(x) for x in value
                                                if isinstance(x, int) and x >> 8)

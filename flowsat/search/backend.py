@@ -1,13 +1,15 @@
 """The best-first backend: puzzle, options, rules and limits in, `Result` out.
 
 Turns a puzzle into a `FlowProblem` (which dot of each pair starts, the color priority, the
-hint), runs `best_first` on it with the limits, and turns the final state back into paths.
+hint), runs `best_first` on it with the limits, and turns the final state back into paths; on
+large plain boards (`--problem`) into two `CellProblem`s, sweeps that take turns.
 """
 
 from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
@@ -18,9 +20,9 @@ from flowsat.puzzle.formats import PuzzleError, cell_error, read_text, text_line
 from flowsat.puzzle.model import EMPTY, Cell, Paths, Puzzle
 from flowsat.puzzle.rules import Rules
 from flowsat.result import Result, UsageError
-from flowsat.search.algorithm import best_first
+from flowsat.search.algorithm import best_first, interleaved, searching
 from flowsat.search.board import Board, GraphBoard
-from flowsat.search.options import SearchOptions
+from flowsat.search.options import SWEEP_CELLS, SearchOptions
 from flowsat.search.problem import FlowProblem
 
 PEAKS = ("max_queue", "memory_mb")  # stats that are peaks, not counts
@@ -48,34 +50,69 @@ def solve(puzzle: Puzzle, options: SearchOptions, rules: Rules, limits: Limits,
         priority = user_priority(letters, options.order, priority)
     hinted = read_hint(options.hint, puzzle, board) if options.hint is not None else None
     max_nodes = options.max_nodes
-    # with cells left empty, a bounded search for a solution with every cell filled comes
-    # first (`flowsat.search.checks.empty`), then the complete one
-    fills = [True, False] if not rules.fill_all and options.fill_first else [rules.fill_all]
+    deadline = None if limits.timeout is None else start + limits.timeout
+    held = {"breadth_first": options.breadth_first, "max_memory": cap, "held_mb": tables,
+            "deadline": deadline}  # what every search is run with
+    config["problem"] = "cells" if sweeps(options, board, rules, hinted) else "heads"
     stats: dict[str, Any] = {}
-    for fill_all in fills:
-        budget = max_nodes if fill_all == rules.fill_all else options.fill_first
-        if max_nodes is not None:
-            budget = min(budget, max_nodes - stats.get("nodes", 0))
-        problem = FlowProblem(board, starts, goals, priority, options,
-                              replace(rules, fill_all=fill_all),
-                              user_order=bool(options.order), hint=hinted)
-        on_expand = None
-        if observe is not None:
-            def on_expand(state, problem=problem):
-                observe("expand", named(letters, problem.paths(state)), [])
-        outcome = best_first(problem, breadth_first=options.breadth_first, max_nodes=budget,
-                             max_memory=cap, held_mb=tables,
-                             deadline=None if limits.timeout is None else start + limits.timeout,
-                             on_expand=on_expand)
-        stats = added(stats, {**outcome.stats, **problem.stats})
-        if fill_all != rules.fill_all:
-            stats["fill_first_nodes"] = outcome.stats["nodes"]
-        spent = outcome.status == "limit" and outcome.stats["nodes"] == budget != max_nodes
-        if outcome.status != "unsolvable" and not spent:  # else on to the next search
-            break
+    if config["problem"] == "cells":  # the two best sweeps by a guess, taking turns
+        from flowsat.search.cells import CellProblem  # (only where it searches)
+
+        ways = 1 if max_nodes is not None and max_nodes < 2 else 2
+        each = None if max_nodes is None else max_nodes // ways  # (both within max_nodes)
+        problems = [CellProblem(board, starts, goals, options, rules, way)
+                    for way in range(ways)]
+        outcome, k, counts = interleaved([searching(
+            one, max_nodes=each, on_expand=observer(observe, letters, one), alike=ways,
+            **held) for one in problems])
+        problem: Any = problems[k]
+        for one, count in zip(problems, counts, strict=True):
+            stats = added(stats, {**count, **one.stats})
+    else:
+        # with cells left empty, a bounded search for a solution with every cell filled
+        # comes first (`flowsat.search.checks.empty`), then the complete one
+        fills = [True, False] if not rules.fill_all and options.fill_first else [rules.fill_all]
+        for fill_all in fills:
+            budget = max_nodes if fill_all == rules.fill_all else options.fill_first
+            if max_nodes is not None:
+                budget = min(budget, max_nodes - stats.get("nodes", 0))
+            problem = FlowProblem(board, starts, goals, priority, options,
+                                  replace(rules, fill_all=fill_all),
+                                  user_order=bool(options.order), hint=hinted)
+            outcome = best_first(problem, max_nodes=budget,
+                                 on_expand=observer(observe, letters, problem), **held)
+            stats = added(stats, {**outcome.stats, **problem.stats})
+            if fill_all != rules.fill_all:
+                stats["fill_first_nodes"] = outcome.stats["nodes"]
+            spent = outcome.status == "limit" and outcome.stats["nodes"] == budget != max_nodes
+            if outcome.status != "unsolvable" and not spent:  # else on to the next search
+                break
     stats["total_s"] = round(time.perf_counter() - start, 6)
     paths = named(letters, problem.paths(outcome.state)) if outcome.status == "solved" else None
     return Result(outcome.status, paths, stats, outcome.reason, config)
+
+
+def sweeps(options: SearchOptions, board: Board, rules: Rules,
+           hinted: dict[int, int] | None) -> bool:
+    """Whether the cells' problem searches (`--problem`): asked for, or (auto) on a plain
+    square board of `SWEEP_CELLS` cells or more, every cell filled, with the link propagation
+    on (it stands on it), without a hint or a color order (the heads' choices). A UsageError
+    when it is asked for where it does not go."""
+    fits = not isinstance(board, GraphBoard) and rules.fill_all and hinted is None
+    if options.problem == "cells" and not fits:
+        raise UsageError("--problem cells: square boards only (holes and walls or not), every "
+                         "cell filled, without --hint")
+    auto = (options.problem == "auto" and options.links and not options.order
+            and options.random_order is None and board.all.bit_count() >= SWEEP_CELLS)
+    return fits and (options.problem == "cells" or auto)
+
+
+def observer(observe: Observer | None, letters: list[str], problem: Any
+             ) -> Callable[[Any], None] | None:
+    """What the search calls on each state it expands: the observer shown its paths."""
+    if observe is None:
+        return None
+    return lambda state: observe("expand", named(letters, problem.paths(state)), [])
 
 
 def added(stats: dict[str, Any], more: dict[str, Any]) -> dict[str, Any]:

@@ -23,6 +23,13 @@ PRESETS: dict[str, dict[str, Any]] = {
     preset: {switch.name: switch.value_in(preset) for switch in REGISTRY}
     for preset in PRESET_NAMES}
 SWITCHES = tuple(switch.name for switch in REGISTRY)
+# the search problems: flows' heads moved (`flowsat.search.problem`), cells' links decided in a
+# sweep (`flowsat.search.cells`), or the one that suits the board (`flowsat.search.backend`)
+PROBLEMS = ("auto", "heads", "cells")
+SWEEP_CELLS = 400  # from this many cells on, `auto` sweeps cells (docs/search.md)
+PROBLEM_TEXT = ("the search problem: 'heads' (move the flows' heads, as in 2016), 'cells' (decide "
+                "each cell's links in a sweep; square boards, every cell filled) or 'auto' ("
+                f"cells on plain square boards of {SWEEP_CELLS} cells or more, else heads).")
 STATS = ("forced", *(switch.stat for switch in REGISTRY if switch.check), "pruned_blocked")
 
 
@@ -48,10 +55,14 @@ def switch_help(switch: Switch) -> str:
 
 
 def resolved(options: Any) -> None:
-    """Check the preset and set every switch not given to the preset's value: the options
-    are whole once made."""
+    """Check the preset and the problem, and set every switch not given to the preset's
+    value: the options are whole once made."""
     if options.preset not in PRESETS:
         raise UsageError(f"unknown preset {options.preset!r}; choose from {', '.join(PRESETS)}")
+    if options.problem not in PROBLEMS:
+        raise UsageError(f"unknown problem {options.problem!r}; choose from "
+                         f"{', '.join(PROBLEMS)}")
+    object.__setattr__(options, "problem", str(options.problem))  # (an enum's member)
     for name, value in PRESETS[options.preset].items():
         if getattr(options, name) is None:
             object.__setattr__(options, name, value)
@@ -59,6 +70,7 @@ def resolved(options: Any) -> None:
 
 SearchOptions = make_dataclass("SearchOptions", [
     ("preset", str, option(PRESET_TEXT, default=DEFAULT_PRESET)),
+    ("problem", str, option(PROBLEM_TEXT, choices=PROBLEMS, default="auto")),
     *map(switch_field, REGISTRY),
     ("order", str | None, option("move the colors in this order (letters).")),
     ("random_order", int | None, option("shuffle the color order with this seed.")),
