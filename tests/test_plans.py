@@ -151,3 +151,102 @@ def test_every_committed_plan_is_valid_and_names_its_results_folder(monkeypatch)
             assert "not a program" in str(err) or "nothing matches ../shared" in str(err), err
             continue
         assert (ROOT / settings.out).is_dir(), plan
+
+
+TWO_RULES = f"""
+repeat = 1
+timeout = 30
+
+[[sets]]
+name = "apart"
+paths = ["{FIVE}/5x5-000[12].txt"]
+
+[[sets]]
+name = "touching"
+paths = ["{FIVE}/5x5-000[12].txt"]
+rules = {{ self_touch = true }}
+
+[[sets]]
+name = "search only"
+paths = ["{FIVE / '5x5-0001.txt'}"]
+rules = {{ fill_all = false }}
+configs = ["search"]
+
+[[configs]]
+backend = "sat"
+solver = "glucose4"
+
+[[configs]]
+name = "search"
+backend = "astar"
+"""
+
+
+def test_one_file_in_two_sets_runs_under_each_set_s_rules(tmp_path):
+    plan, out = write(tmp_path, TWO_RULES), tmp_path / "out"
+    got = run_cli("bench", "--plan", str(plan), "--out", str(out))
+    assert got.exit_code == 0, got.output
+    records = read_records(out)
+    runs = sorted((r["set"], Path(r["file"]).name, r["config"]) for r in records)
+    assert runs == sorted([(s, f"5x5-000{n}.txt", c) for s in ("apart", "touching")
+                           for n in (1, 2) for c in ("sat/glucose4", "search")]
+                          + [("search only", "5x5-0001.txt", "search")])
+    rules = {r["set"]: r["rules"] for r in records}
+    assert rules == {"apart": {"self_touch": False, "fill_all": True},
+                     "touching": {"self_touch": True, "fill_all": True},
+                     "search only": {"self_touch": False, "fill_all": False}}
+    report = (out / "report.md").read_text()
+    assert "| apart: 5x5-0001.txt |" in report and "| touching: 5x5-0001.txt |" in report
+    by_rule = report.split("## By rule")[1].split("##")[0]
+    assert "self-touch on" in by_rule and "fill-all off" in by_rule
+
+
+def test_resume_goes_on_set_by_set(tmp_path):
+    plan, out = write(tmp_path, TWO_RULES), tmp_path / "out"
+    assert run_cli("bench", "--plan", str(plan), "--out", str(out)).exit_code == 0
+    lines = (out / "results.jsonl").read_text().splitlines()
+    kept = [line for line in lines if json.loads(line)["set"] != "touching"]
+    (out / "results.jsonl").write_text("\n".join(kept) + "\n")
+    got = run_cli("bench", "--plan", str(plan), "--out", str(out), "--resume")
+    assert got.exit_code == 0, got.output
+    after = (out / "results.jsonl").read_text().splitlines()
+    assert len(after) == len(lines)  # the touching set's runs only, each once
+    assert [json.loads(line)["set"] for line in after[len(kept):]] == ["touching"] * (
+        len(lines) - len(kept))
+
+
+def test_records_from_before_sets_read_and_report(tmp_path):
+    """A results.jsonl without `set` and `rules` (before plans) still reads and reports."""
+    plan, out = write(tmp_path, TINY), tmp_path / "out"
+    assert run_cli("bench", "--plan", str(plan), "--out", str(out)).exit_code == 0
+    old = []
+    for line in (out / "results.jsonl").read_text().splitlines():
+        record = json.loads(line)
+        del record["set"], record["rules"]
+        old.append(json.dumps(record))
+    (out / "results.jsonl").write_text("\n".join(old) + "\n")
+    assert len(read_records(out)) == len(old)
+    got = run_cli("report", str(out))
+    assert got.exit_code == 0, got.output
+    assert "| 5x5-0001.txt |" in (out / "report.md").read_text()
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ("[[sets]]\nname='a'\npaths=['{five}']\nconfigs=['nobody']\n[[configs]]\nbackend='sat'\n",
+     "plan.toml: set a: no configuration 'nobody'"),
+    ("[[sets]]\nname='a'\npaths=['{five}']\nconfigs='sat'\n[[configs]]\nbackend='sat'\n",
+     "plan.toml: set a: configs is a list"),
+    ("[[sets]]\nname='a'\npaths=['{five}']\nrules={{fill_all=false}}\n[[configs]]\n"
+     "name='p'\nbackend='sat'\ntiming='process'\n",
+     "plan.toml: set a: the configuration p is timed as a process"),
+    ("[[sets]]\nname='a'\npaths=['{five}']\n[[sets]]\nname='a'\npaths=['{five}']\n"
+     "[[configs]]\nbackend='sat'\n", "plan.toml: two sets are named a"),
+])
+def test_a_bad_set_is_one_line_exit_2(tmp_path, text, said):
+    plan = write(tmp_path, text.replace("{five}", str(FIVE)).replace("{{", "{").replace(
+        "}}", "}"))
+    got = run_cli("bench", "--plan", str(plan), "--out", str(tmp_path / "out"))
+    assert got.exit_code == 2, got.output
+    assert said in got.output and "Traceback" not in got.output
+    assert len(got.output.strip().splitlines()) == 1
+    assert not (tmp_path / "out" / "results.jsonl").exists()

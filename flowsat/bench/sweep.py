@@ -17,7 +17,7 @@ from flowsat.bench.configs import (
     default_baseline,
 )
 from flowsat.bench.meta import environment, load_average, now, where
-from flowsat.bench.plan import Run, load_puzzles, plan, record_key
+from flowsat.bench.plan import Place, Run, load_puzzles, plan, record_key
 from flowsat.bench.progress import Progress
 from flowsat.bench.records import append, open_results, read_meta, read_records, write_meta
 from flowsat.bench.workers import Outcome, run_all
@@ -69,8 +69,8 @@ class Settings:
         """The puzzles of the bench's paths, and the inputs that are bad."""
         return load_puzzles(self.paths, max_cells)
 
-    def placed(self) -> dict[str, tuple[str, Rules]]:
-        """Each puzzle file's set and rules: none outside a plan."""
+    def placed(self) -> dict[str, list[Place]]:
+        """The sets each puzzle file is in: none outside a plan."""
         return {}
 
     def command(self) -> str:
