@@ -250,3 +250,62 @@ def test_a_bad_set_is_one_line_exit_2(tmp_path, text, said):
     assert said in got.output and "Traceback" not in got.output
     assert len(got.output.strip().splitlines()) == 1
     assert not (tmp_path / "out" / "results.jsonl").exists()
+
+
+WHOLE = f"""
+repeat = 2
+timeout = 30
+
+[[sets]]
+name = "plain"
+paths = ["{FIVE}/5x5-000[12].txt"]
+
+[[sets]]
+name = "touching"
+paths = ["{FIVE}/5x5-000[12].txt"]
+rules = {{ self_touch = true }}
+
+[[configs]]
+name = "one by one"
+backend = "astar"
+
+[[configs]]
+name = "whole"
+backend = "astar"
+timing = "set"
+preset = "2016"
+"""
+
+
+def test_a_set_timed_configuration_runs_each_set_in_one_process(tmp_path):
+    plan, out = write(tmp_path, WHOLE), tmp_path / "out"
+    got = run_cli("bench", "--plan", str(plan), "--out", str(out))
+    assert got.exit_code == 0, got.output
+    wholes = [r for r in read_records(out) if r["timing"] == "set"]
+    assert sorted((r["set"], r["repeat"]) for r in wholes) == [
+        ("plain", 1), ("plain", 2), ("touching", 1), ("touching", 2)]
+    for r in wholes:
+        assert r["status"] == "solved" and r["answers"] == {"solved": 2}
+        assert len(r["files"]) == 2 and r["wall_s"] >= r["startup_s"] * 0.5 > 0
+    assert len(read_records(out)) == 4 + 2 * 2 * 2  # and the per-puzzle runs
+    report = (out / "report.md").read_text()
+    section = report.split("## Whole sets in one process")[1].split("\n## ")[0]
+    assert "| plain | `whole` | 2 | 2 | 4 solved |" in section
+    assert "`one by one`" in section
+    got = run_cli("bench", "--plan", str(plan), "--out", str(out), "--resume")
+    assert got.exit_code == 0 and len(read_records(out)) == 12  # nothing left to run
+
+
+def test_a_whole_set_runs_under_its_rules_and_the_configuration_s_options():
+    from flowsat.bench.plan import Place
+    from flowsat.bench.planfile import configuration
+    from flowsat.bench.whole import SetRun, command
+    from flowsat.puzzle.rules import Rules
+
+    config = configuration("p", {"backend": "astar", "preset": "2016", "timing": "set"}, 5.0)
+    assert config.name == "astar/2016/set" and config.timing == "set"
+    run = SetRun(Place("s", Rules(self_touch=True, fill_all=False)), ("a.txt",), config, 1)
+    words = command(run, 5.0, ["a.txt"])
+    assert words[words.index("solve"):] == [
+        "solve", "--backend", "astar", "--format", "json", "--timeout", "5", "--preset",
+        "2016", "--allow-self-touch", "--allow-empty", "a.txt"]

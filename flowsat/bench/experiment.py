@@ -139,7 +139,8 @@ def effects(records: list[Record], meta: dict) -> list[dict[str, Any]]:
 
 def write_encodings_report(folder: Path) -> list[Path]:
     """`encodings.md` and `encodings.csv` of a bench folder made by `flowsat experiment`."""
-    records = [r for r in read_records(folder) if r.get("backend") == "sat"]
+    records = [r for r in read_records(folder)
+               if r.get("backend") == "sat" and r.get("timing") != "set"]
     meta = read_meta(folder)
     if not records or "settings" not in meta:
         raise UsageError(f"{folder}: no SAT results of a bench in it")

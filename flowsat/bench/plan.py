@@ -89,10 +89,11 @@ def plan(puzzles: list[Puzzle], symmetries: str, configs: list[Config], repeat: 
     """Repeat by repeat, each sweeping every puzzle, so that slow drifts of the machine's
     load touch every configuration alike; the sets of a puzzle (in a plan, `placed`: the sets
     each file is in) and its configurations run back to back. Hexagonal boards run as they
-    are (the symmetries are the square grid's)."""
+    are (the symmetries are the square grid's). Configurations timed over a whole set run
+    apart (flowsat.bench.whole)."""
     placed = placed or {}
     return [Run(p, s, c, r, *((place.set, place.rules) if place else ()))
             for r in range(1, repeat + 1) for p in puzzles
             for place in placed.get(p.file) or [None]
             for s in orientations(symmetries) if s == "identity" or p.board.shape == "square"
-            for c in configs if place is None or place.takes(c)]
+            for c in configs if c.timing != "set" and (place is None or place.takes(c))]

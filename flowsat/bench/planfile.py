@@ -6,7 +6,8 @@ file, is the unit: two sets may name the same files under other rules), configur
 backend and its options, the fields of the backend's options dataclass, validated by
 `Backend.options` as the command line's are; `program:` rows for other people's programs),
 how each configuration is timed (`warm`: inside a warm
-worker; `process`: `flowsat solve` as a whole process per puzzle, start-up included), the
+worker; `process`: `flowsat solve` as a whole process per puzzle, start-up included; `set`:
+`flowsat solve` of a whole set in one process, start-up included once), the
 repeats, the timeout, the workers or cluster, and how the report groups the puzzles. A bad
 plan is one UsageError line naming the plan and what is wrong, before anything runs.
 """
@@ -24,7 +25,7 @@ from typing import Any
 
 from flowsat.backend import REGISTRY, chosen
 from flowsat.bench.competition import GROUPS
-from flowsat.bench.configs import Config, recorded
+from flowsat.bench.configs import Config, recorded, solve_flags
 from flowsat.bench.plan import Place, load_puzzles
 from flowsat.bench.records import read_records
 from flowsat.bench.sweep import Settings
@@ -32,7 +33,7 @@ from flowsat.puzzle import Puzzle, PuzzleError, expand_paths
 from flowsat.puzzle.rules import Rules
 from flowsat.result import UsageError
 
-TIMINGS = ("warm", "process")
+TIMINGS = ("warm", "process", "set")
 TOP = {"out", "repeat", "timeout", "workers", "cluster", "symmetries", "rules", "group_by",
        "sets", "configs"}
 SET_KEYS = {"name", "paths", "rules", "configs"}
@@ -188,7 +189,8 @@ def checked_rules(plan: str, where: str, given: Any) -> dict[str, bool]:
 
 def configuration(plan: str, row: dict[str, Any], timeout: float) -> Config:
     """One configuration of the plan, its options made by its backend (so checked as the
-    command line's are); timed `process`: `flowsat solve` run as a solver program."""
+    command line's are); timed `process`: `flowsat solve` run as a solver program a puzzle;
+    `set`: `flowsat solve` of a whole set in one process (flowsat.bench.whole)."""
     label = row.get("name") or row.get("backend") or "?"
     try:
         timing = row.get("timing", "warm")
@@ -206,10 +208,10 @@ def configuration(plan: str, row: dict[str, Any], timeout: float) -> Config:
             name = row.get("name") or f"{owner.name}/{Path(made.argv[0]).name}"
             return Config(name, owner.name, REGISTRY[owner.name], options, "process")
         name, options = recorded(owner, options, timeout)
-        name = row.get("name") or (name + "/process" * (timing == "process"))
+        name = row.get("name") or (name + f"/{timing}" * (timing != "warm"))
         if timing == "process":
             return whole_process(name, owner.name, options, timeout)
-        return Config(name, owner.name, REGISTRY[owner.name], options)
+        return Config(name, owner.name, REGISTRY[owner.name], options, timing)
     except UsageError as err:
         raise UsageError(f"{plan}: configuration {label}: {err}") from None
 
@@ -224,23 +226,6 @@ def whole_process(name: str, backend: str, options: dict[str, Any], timeout: flo
     chosen("program", command=command)  # the same checks as any program row
     return Config(name, "program", REGISTRY["program"],
                   {"command": command, "program_format": "numberlink"}, "process")
-
-
-def solve_flags(backend: str, options: dict[str, Any]) -> list[str]:
-    """`flowsat solve`'s flags for a backend's options: a switch when it differs from what
-    the flag leaves, else `--name value`."""
-    from flowsat.backend import backend as find
-
-    declared = {f.name: f for f in fields(find(backend).Options)}
-    words: list[str] = []
-    for key, value in options.items():
-        flag = declared[key].metadata.get("flag")
-        if flag:
-            if bool(value) != flag.startswith("--no-"):
-                words.append(flag)
-        elif value is not None:
-            words += [f"--{key.replace('_', '-')}", str(value)]
-    return words
 
 
 def grouping(plan: str, given: Any) -> list[list[str]] | None:

@@ -58,6 +58,8 @@ def write_report(folder: Path, baseline: str | None = None, reference: Path | No
         raise UsageError(f"{folder}: no results.jsonl with records in it")
     meta = read_meta(folder)
     configs = [c["name"] for c in meta.get("configs", [])]
+    wholes = [r for r in records if r.get("timing") == "set"]
+    records = [r for r in records if r.get("timing") != "set"]
     table = tabulate(records, configs, baseline or meta.get("baseline"))
     if baseline and baseline != table.baseline:
         raise UsageError(f"no configuration {baseline!r} in {folder}; "
@@ -65,12 +67,12 @@ def write_report(folder: Path, baseline: str | None = None, reference: Path | No
     ref = load_reference(reference)
     timeout = timeout_of(meta, records)
     figures: list[Path] = []
-    if plots:
+    if plots and records:
         from flowsat.bench.plots import draw_plots
 
         figures = draw_plots(table, folder / "plots", timeout)
     md, sheet, page = folder / "report.md", folder / "report.csv", folder / "report.html"
-    text = markdown(table, meta, records, ref, figures, folder)
+    text = markdown(table, meta, records, ref, figures, folder, wholes)
     md.write_text(text, encoding="utf-8")
     write_csv(sheet, table, ref, penalty_of(timeout))
     write_html(page, text, folder)
@@ -102,15 +104,20 @@ def table_head(*cells: str) -> list[str]:
 
 
 def markdown(table: Table, meta: dict, records: list[dict], ref: dict, figures: list[Path],
-             folder: Path) -> str:
+             folder: Path, wholes: list[dict] | None = None) -> str:
+    """The report; `records` the runs of one puzzle each, `wholes` those of whole sets."""
+    head = ["# flowsat bench report", "",
+            "Reproduce (from the folder it was run in):", "",
+            f"    {meta.get('command', 'flowsat bench ...')}", "",
+            *machine(meta, records + (wholes or []))]
+    if not records:
+        return "\n".join([*head, *whole_sets(wholes or [], table)]) + "\n"
     summaries = [table.summary(c) for c in table.configs]
     timeout = timeout_of(meta, records)
     parts = [
-        "# flowsat bench report", "",
-        "Reproduce (from the folder it was run in):", "",
-        f"    {meta.get('command', 'flowsat bench ...')}", "",
-        *machine(meta, records),
+        *head,
         *configurations(table, records), *summary(table, summaries),
+        *whole_sets(wholes or [], table),
         *standings(table, timeout), *groupings(table, timeout, meta),
         *by_machine(records, table), *agreement(table),
         *per_puzzle_times(table, ref), *per_puzzle_work(table, ref), *counters(table),
@@ -178,6 +185,48 @@ def whole_process(records: list[dict]) -> list[str]:
             "the peers. CPU includes the program's."]
 
 
+def whole_sets(wholes: list[dict], table: Table) -> list[str]:
+    """The runs of whole sets in one process (`timing = "set"`), per set and configuration,
+    beside each per-puzzle configuration's sum over the same puzzles."""
+    if not wholes:
+        return []
+    runs: dict[tuple[str, str], list[dict]] = {}
+    for r in wholes:
+        runs.setdefault((r["set"], r["config"]), []).append(r)
+    lines = ["## Whole sets in one process", "",
+             "Timing `set`: `flowsat solve` given every puzzle file of the set at once, one "
+             "process from its start to its exit (Python's start-up and imports paid once, "
+             "what a user waits for); wall and CPU (the process's) medians over the repeats; "
+             "start-up: `flowsat solve` of an empty folder, timed the same way. One by one: "
+             "the sum of each per-puzzle configuration's medians over the set's puzzles, when "
+             "it finished them all.", "",
+             *table_head("set", "configuration", "puzzles", "runs", "answers (all runs)",
+                         "wall (ms)",
+                         "CPU (ms)", "start-up wall (ms)", "start-up CPU (ms)",
+                         "one by one (ms)")]
+    for (name, config), mine in runs.items():
+        answers = Counter()
+        for r in mine:
+            answers.update(r.get("answers") or {})
+        done = [r for r in mine if r["status"] == "solved"]
+        lines.append(row(name, f"`{config}`", len(mine[0].get("files", [])), len(mine),
+                         ", ".join(f"{n} {s}" for s, n in answers.items()) or "—",
+                         ms(median(r["wall_s"] for r in done)),
+                         ms(median(r["cpu_s"] for r in done)),
+                         ms(median(r["startup_s"] for r in mine)),
+                         ms(median(r["startup_cpu_s"] for r in mine)),
+                         one_by_one(table, name)))
+    return [*lines, ""]
+
+
+def one_by_one(table: Table, name: str) -> str:
+    """Each per-puzzle configuration's sum of medians over a set, where it finished it all."""
+    mine = [p for p in table.puzzles if p.info.get("set") == name]
+    sums = [(c, sum(p.entries[c].median_s for p in mine)) for c in table.configs
+            if mine and all(c in p.entries and p.entries[c].finished for p in mine)]
+    return "; ".join(f"`{c}` {ms(s)}" for c, s in sums) or "—"
+
+
 def number_2(x: float | None) -> str:
     return "—" if x is None else f"{x:.2f}"
 
@@ -191,7 +240,8 @@ def configurations(table: Table, records: list[dict]) -> list[str]:
         lines.append(row(f"`{c}`", first[c]["backend"], timing(first[c]),
                          json.dumps(options) if options else "—"))
     return [*lines, "", "Timing: warm, inside a worker that has run the configuration once; "
-            "process, a whole process a puzzle (start-up included).",
+            "process, a whole process a puzzle (start-up included); set (below), one process a "
+            "whole set.",
             f"Ratios are against `{table.baseline}`, measured in the same run.", ""]
 
 
