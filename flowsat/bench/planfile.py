@@ -5,11 +5,11 @@ are answered under and, if not every one, the configurations that run on it; a s
 file, is the unit: two sets may name the same files under other rules), configurations (a
 backend and its options, the fields of the backend's options dataclass, validated by
 `Backend.options` as the command line's are; `program:` rows for other people's programs),
-how each configuration is timed (`warm`: inside a warm
-worker; `process`: `flowsat solve` as a whole process per puzzle, start-up included; `set`:
-`flowsat solve` of a whole set in one process, start-up included once), the
-repeats, the timeout, the workers or cluster, and how the report groups the puzzles. A bad
-plan is one UsageError line naming the plan and what is wrong, before anything runs.
+how each configuration is timed (`warm`: inside a warm worker; `process`: `flowsat solve` as
+a whole process per puzzle, start-up included; `set`: `flowsat solve` of a whole set in one
+process, start-up included once), the repeats, the timeout, the workers or cluster, and how
+the report groups the puzzles. A bad plan is one UsageError line naming the plan and what is
+wrong, before anything runs.
 """
 
 from __future__ import annotations
@@ -203,7 +203,8 @@ def configuration(plan: str, row: dict[str, Any], timeout: float) -> Config:
         owner, made = chosen(text, **options)
         if owner.outside:
             if row.get("timing", "process") != "process":
-                raise UsageError("a solver program is timed as a whole process, not warm")
+                raise UsageError("a solver program is timed as a whole process a puzzle "
+                                 "(timing = \"process\")")
             options = {owner.argument: made.command, "program_format": made.program_format}
             name = row.get("name") or f"{owner.name}/{Path(made.argv[0]).name}"
             return Config(name, owner.name, REGISTRY[owner.name], options, "process")
