@@ -201,8 +201,7 @@ def whole_sets(wholes: list[dict], table: Table) -> list[str]:
              "the sum of each per-puzzle configuration's medians over the set's puzzles, when "
              "it finished them all.", "",
              *table_head("set", "configuration", "puzzles", "runs", "answers (all runs)",
-                         "wall (ms)",
-                         "CPU (ms)", "start-up wall (ms)", "start-up CPU (ms)",
+                         "wall (ms)", "CPU (ms)", "start-up wall (ms)", "start-up CPU (ms)",
                          "one by one (ms)")]
     for (name, config), mine in runs.items():
         answers = Counter()
