@@ -15,6 +15,15 @@ from flowsat.result import UsageError
 from tests.conftest import PUZZLES, ROOT
 
 FIVE = PUZZLES / "small" / "5x5"
+SAT_AND_SEARCH = """
+[[configs]]
+backend = "sat"
+solver = "glucose4"
+
+[[configs]]
+name = "search"
+backend = "astar"
+"""
 TINY = f"""
 repeat = 2
 timeout = 30
@@ -28,14 +37,7 @@ paths = ["{FIVE / '5x5-0001.txt'}"]
 name = "second"
 paths = ["{FIVE}/5x5-000[2].txt"]
 
-[[configs]]
-backend = "sat"
-solver = "glucose4"
-
-[[configs]]
-name = "search"
-backend = "astar"
-
+{SAT_AND_SEARCH}
 [[configs]]
 name = "sat-process"
 backend = "sat"
@@ -153,33 +155,27 @@ def test_every_committed_plan_is_valid_and_names_its_results_folder(monkeypatch)
         assert (ROOT / settings.out).is_dir(), plan
 
 
-TWO_RULES = f"""
-repeat = 1
-timeout = 30
-
+TWO_SETS = f"""
 [[sets]]
-name = "apart"
+name = "plain"
 paths = ["{FIVE}/5x5-000[12].txt"]
 
 [[sets]]
 name = "touching"
 paths = ["{FIVE}/5x5-000[12].txt"]
 rules = {{ self_touch = true }}
-
+"""  # the same files in two sets, under two rules
+TWO_RULES = f"""
+repeat = 1
+timeout = 30
+{TWO_SETS}
 [[sets]]
 name = "search only"
 paths = ["{FIVE / '5x5-0001.txt'}"]
 rules = {{ fill_all = false }}
 configs = ["search"]
 
-[[configs]]
-backend = "sat"
-solver = "glucose4"
-
-[[configs]]
-name = "search"
-backend = "astar"
-"""
+{SAT_AND_SEARCH}"""
 
 
 def test_one_file_in_two_sets_runs_under_each_set_s_rules(tmp_path):
@@ -188,15 +184,15 @@ def test_one_file_in_two_sets_runs_under_each_set_s_rules(tmp_path):
     assert got.exit_code == 0, got.output
     records = read_records(out)
     runs = sorted((r["set"], Path(r["file"]).name, r["config"]) for r in records)
-    assert runs == sorted([(s, f"5x5-000{n}.txt", c) for s in ("apart", "touching")
+    assert runs == sorted([(s, f"5x5-000{n}.txt", c) for s in ("plain", "touching")
                            for n in (1, 2) for c in ("sat/glucose4", "search")]
                           + [("search only", "5x5-0001.txt", "search")])
     rules = {r["set"]: r["rules"] for r in records}
-    assert rules == {"apart": {"self_touch": False, "fill_all": True},
+    assert rules == {"plain": {"self_touch": False, "fill_all": True},
                      "touching": {"self_touch": True, "fill_all": True},
                      "search only": {"self_touch": False, "fill_all": False}}
     report = (out / "report.md").read_text()
-    assert "| apart: 5x5-0001.txt |" in report and "| touching: 5x5-0001.txt |" in report
+    assert "| plain: 5x5-0001.txt |" in report and "| touching: 5x5-0001.txt |" in report
     by_rule = report.split("## By rule")[1].split("##")[0]
     assert "self-touch on" in by_rule and "fill-all off" in by_rule
 
@@ -255,16 +251,7 @@ def test_a_bad_set_is_one_line_exit_2(tmp_path, text, said):
 WHOLE = f"""
 repeat = 2
 timeout = 30
-
-[[sets]]
-name = "plain"
-paths = ["{FIVE}/5x5-000[12].txt"]
-
-[[sets]]
-name = "touching"
-paths = ["{FIVE}/5x5-000[12].txt"]
-rules = {{ self_touch = true }}
-
+{TWO_SETS}
 [[configs]]
 name = "one by one"
 backend = "astar"
