@@ -15,6 +15,15 @@ from flowsat.result import UsageError
 from tests.conftest import PUZZLES, ROOT
 
 FIVE = PUZZLES / "small" / "5x5"
+SAT_AND_SEARCH = """
+[[configs]]
+backend = "sat"
+solver = "glucose4"
+
+[[configs]]
+name = "search"
+backend = "astar"
+"""
 TINY = f"""
 repeat = 2
 timeout = 30
@@ -28,14 +37,7 @@ paths = ["{FIVE / '5x5-0001.txt'}"]
 name = "second"
 paths = ["{FIVE}/5x5-000[2].txt"]
 
-[[configs]]
-backend = "sat"
-solver = "glucose4"
-
-[[configs]]
-name = "search"
-backend = "astar"
-
+{SAT_AND_SEARCH}
 [[configs]]
 name = "sat-process"
 backend = "sat"
@@ -151,3 +153,146 @@ def test_every_committed_plan_is_valid_and_names_its_results_folder(monkeypatch)
             assert "not a program" in str(err) or "nothing matches ../shared" in str(err), err
             continue
         assert (ROOT / settings.out).is_dir(), plan
+
+
+TWO_SETS = f"""
+[[sets]]
+name = "plain"
+paths = ["{FIVE}/5x5-000[12].txt"]
+
+[[sets]]
+name = "touching"
+paths = ["{FIVE}/5x5-000[12].txt"]
+rules = {{ self_touch = true }}
+"""  # the same files in two sets, under two rules
+TWO_RULES = f"""
+repeat = 1
+timeout = 30
+{TWO_SETS}
+[[sets]]
+name = "search only"
+paths = ["{FIVE / '5x5-0001.txt'}"]
+rules = {{ fill_all = false }}
+configs = ["search"]
+
+{SAT_AND_SEARCH}"""
+
+
+def test_one_file_in_two_sets_runs_under_each_set_s_rules(tmp_path):
+    plan, out = write(tmp_path, TWO_RULES), tmp_path / "out"
+    got = run_cli("bench", "--plan", str(plan), "--out", str(out))
+    assert got.exit_code == 0, got.output
+    records = read_records(out)
+    runs = sorted((r["set"], Path(r["file"]).name, r["config"]) for r in records)
+    assert runs == sorted([(s, f"5x5-000{n}.txt", c) for s in ("plain", "touching")
+                           for n in (1, 2) for c in ("sat/glucose4", "search")]
+                          + [("search only", "5x5-0001.txt", "search")])
+    rules = {r["set"]: r["rules"] for r in records}
+    assert rules == {"plain": {"self_touch": False, "fill_all": True},
+                     "touching": {"self_touch": True, "fill_all": True},
+                     "search only": {"self_touch": False, "fill_all": False}}
+    report = (out / "report.md").read_text()
+    assert "| plain: 5x5-0001.txt |" in report and "| touching: 5x5-0001.txt |" in report
+    by_rule = report.split("## By rule")[1].split("##")[0]
+    assert "self-touch on" in by_rule and "fill-all off" in by_rule
+
+
+def test_resume_goes_on_set_by_set(tmp_path):
+    plan, out = write(tmp_path, TWO_RULES), tmp_path / "out"
+    assert run_cli("bench", "--plan", str(plan), "--out", str(out)).exit_code == 0
+    lines = (out / "results.jsonl").read_text().splitlines()
+    kept = [line for line in lines if json.loads(line)["set"] != "touching"]
+    (out / "results.jsonl").write_text("\n".join(kept) + "\n")
+    got = run_cli("bench", "--plan", str(plan), "--out", str(out), "--resume")
+    assert got.exit_code == 0, got.output
+    after = (out / "results.jsonl").read_text().splitlines()
+    assert len(after) == len(lines)  # the touching set's runs only, each once
+    assert [json.loads(line)["set"] for line in after[len(kept):]] == ["touching"] * (
+        len(lines) - len(kept))
+
+
+def test_records_from_before_sets_read_and_report(tmp_path):
+    """A results.jsonl without `set` and `rules` (before plans) still reads and reports."""
+    plan, out = write(tmp_path, TINY), tmp_path / "out"
+    assert run_cli("bench", "--plan", str(plan), "--out", str(out)).exit_code == 0
+    old = []
+    for line in (out / "results.jsonl").read_text().splitlines():
+        record = json.loads(line)
+        del record["set"], record["rules"]
+        old.append(json.dumps(record))
+    (out / "results.jsonl").write_text("\n".join(old) + "\n")
+    assert len(read_records(out)) == len(old)
+    got = run_cli("report", str(out))
+    assert got.exit_code == 0, got.output
+    assert "| 5x5-0001.txt |" in (out / "report.md").read_text()
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ("[[sets]]\nname='a'\npaths=['{five}']\nconfigs=['nobody']\n[[configs]]\nbackend='sat'\n",
+     "plan.toml: set a: no configuration 'nobody'"),
+    ("[[sets]]\nname='a'\npaths=['{five}']\nconfigs='sat'\n[[configs]]\nbackend='sat'\n",
+     "plan.toml: set a: configs is a list"),
+    ("[[sets]]\nname='a'\npaths=['{five}']\nrules={{fill_all=false}}\n[[configs]]\n"
+     "name='p'\nbackend='sat'\ntiming='process'\n",
+     "plan.toml: set a: the configuration p is timed as a process"),
+    ("[[sets]]\nname='a'\npaths=['{five}']\n[[sets]]\nname='a'\npaths=['{five}']\n"
+     "[[configs]]\nbackend='sat'\n", "plan.toml: two sets are named a"),
+])
+def test_a_bad_set_is_one_line_exit_2(tmp_path, text, said):
+    plan = write(tmp_path, text.replace("{five}", str(FIVE)).replace("{{", "{").replace(
+        "}}", "}"))
+    got = run_cli("bench", "--plan", str(plan), "--out", str(tmp_path / "out"))
+    assert got.exit_code == 2, got.output
+    assert said in got.output and "Traceback" not in got.output
+    assert len(got.output.strip().splitlines()) == 1
+    assert not (tmp_path / "out" / "results.jsonl").exists()
+
+
+WHOLE = f"""
+repeat = 2
+timeout = 30
+{TWO_SETS}
+[[configs]]
+name = "one by one"
+backend = "astar"
+
+[[configs]]
+name = "whole"
+backend = "astar"
+timing = "set"
+preset = "2016"
+"""
+
+
+def test_a_set_timed_configuration_runs_each_set_in_one_process(tmp_path):
+    plan, out = write(tmp_path, WHOLE), tmp_path / "out"
+    got = run_cli("bench", "--plan", str(plan), "--out", str(out))
+    assert got.exit_code == 0, got.output
+    wholes = [r for r in read_records(out) if r["timing"] == "set"]
+    assert sorted((r["set"], r["repeat"]) for r in wholes) == [
+        ("plain", 1), ("plain", 2), ("touching", 1), ("touching", 2)]
+    for r in wholes:
+        assert r["status"] == "solved" and r["answers"] == {"solved": 2}
+        assert len(r["files"]) == 2 and r["wall_s"] >= r["startup_s"] * 0.5 > 0
+    assert len(read_records(out)) == 4 + 2 * 2 * 2  # and the per-puzzle runs
+    report = (out / "report.md").read_text()
+    section = report.split("## Whole sets in one process")[1].split("\n## ")[0]
+    assert "| plain | `whole` | 2 | 2 | 4 solved |" in section
+    assert "`one by one`" in section
+    got = run_cli("bench", "--plan", str(plan), "--out", str(out), "--resume")
+    assert got.exit_code == 0 and len(read_records(out)) == 12  # nothing left to run
+
+
+def test_a_whole_set_runs_under_its_rules_and_the_configuration_s_options():
+    from flowsat.bench.plan import Place
+    from flowsat.bench.planfile import configuration
+    from flowsat.bench.whole import SetRun, command
+    from flowsat.puzzle.rules import Rules
+
+    config = configuration("p", {"backend": "astar", "preset": "2016", "timing": "set"}, 5.0)
+    assert config.name == "astar/2016/set" and config.timing == "set"
+    run = SetRun(Place("s", Rules(self_touch=True, fill_all=False)), ("a.txt",), config, 1)
+    words = command(run, 5.0, ["a.txt"])
+    assert words[words.index("solve"):] == [
+        "solve", "--backend", "astar", "--format", "json", "--timeout", "5", "--preset",
+        "2016", "--allow-self-touch", "--allow-empty", "a.txt"]

@@ -132,3 +132,18 @@ def config(owner: Backend, name: str, options: dict[str, Any]) -> Config:
 def default_baseline(configs: list[Config]) -> str:
     """The configuration that ratios are taken against: the first 2016 one, else the first."""
     return next((c.name for c in configs if c.is_2016), configs[0].name)
+
+
+def solve_flags(name: str, options: dict[str, Any]) -> list[str]:
+    """`flowsat solve`'s flags for the options of the backend `name`: a switch when it
+    differs from what the flag leaves, else `--name value`."""
+    declared = {f.name: f for f in fields(backend(name).Options)}
+    words: list[str] = []
+    for key, value in options.items():
+        flag = declared[key].metadata.get("flag")
+        if flag:
+            if bool(value) != flag.startswith("--no-"):
+                words.append(flag)
+        elif value is not None:
+            words += [f"--{key.replace('_', '-')}", str(value)]
+    return words

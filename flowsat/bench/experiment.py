@@ -57,8 +57,17 @@ def choices(config: dict[str, Any]) -> dict[str, Any]:
             FIRST: options.get("deduce") or "auto"}
 
 
-def group_of(file: str, groups: list[str]) -> str:
-    """The path the bench was given that a puzzle file came from."""
+def groups_of(meta: dict) -> list[str]:
+    """The puzzle sets of a run: a plan's sets by name, else each path the bench was given."""
+    settings = meta["settings"]
+    return [s["name"] for s in settings.get("sets") or []] or settings["paths"]
+
+
+def group_of(info: dict[str, Any], groups: list[str]) -> str:
+    """The set of a plan a puzzle ran in, else the path the bench was given it came from."""
+    if info.get("set"):
+        return info["set"]
+    file = info["file"]
     for group in groups:
         if Path(file) == Path(group) or Path(group) in Path(file).parents:
             return group
@@ -69,11 +78,11 @@ def rows(records: list[Record], meta: dict) -> list[Row]:
     """The table of the report: a row per puzzle set and configuration."""
     timeout = meta["settings"]["timeout"]
     configs = {c["name"]: c for c in meta["configs"]}
-    groups = meta["settings"]["paths"]
+    groups = groups_of(meta)
     table = tabulate(records, list(configs))
     found = []
     for group in groups:
-        puzzles = [p for p in table.puzzles if group_of(p.info["file"], groups) == group]
+        puzzles = [p for p in table.puzzles if group_of(p.info, groups) == group]
         for name in table.configs:
             entries = [(p.label, p.entries[name]) for p in puzzles if name in p.entries]
             if entries:
@@ -100,7 +109,7 @@ def effects(records: list[Record], meta: dict) -> list[dict[str, Any]]:
     puzzle set: the geometric mean over the puzzles both finished of the time of the second
     over the first, and how many puzzles each did not finish."""
     configs = {c["name"]: choices(c) for c in meta["configs"]}
-    groups = meta["settings"]["paths"]
+    groups = groups_of(meta)
     table = tabulate(records, list(configs))
     found = []
     names = [n for n in table.configs if n in configs]
@@ -112,7 +121,7 @@ def effects(records: list[Record], meta: dict) -> list[dict[str, Any]]:
             family = differ[0]
             for group in groups:
                 pairs = [(p.entries[a], p.entries[b]) for p in table.puzzles
-                         if group_of(p.info["file"], groups) == group
+                         if group_of(p.info, groups) == group
                          and a in p.entries and b in p.entries]
                 both = [(x.median_s, y.median_s) for x, y in pairs
                         if x.finished and y.finished and x.median_s > 0 and y.median_s > 0]
@@ -130,7 +139,8 @@ def effects(records: list[Record], meta: dict) -> list[dict[str, Any]]:
 
 def write_encodings_report(folder: Path) -> list[Path]:
     """`encodings.md` and `encodings.csv` of a bench folder made by `flowsat experiment`."""
-    records = [r for r in read_records(folder) if r.get("backend") == "sat"]
+    records = [r for r in read_records(folder)
+               if r.get("backend") == "sat" and r.get("timing") != "set"]
     meta = read_meta(folder)
     if not records or "settings" not in meta:
         raise UsageError(f"{folder}: no SAT results of a bench in it")
@@ -160,7 +170,7 @@ def markdown(table: list[Row], worth: list[dict[str, Any]], meta: dict) -> str:
              f"loading, solving, cycle cuts), medians over repeats; a puzzle not finished "
              f"counts at the timeout in totals and medians. The full bench report with "
              f"every puzzle is `report.md` beside this file.", ""]
-    for group in settings["paths"]:
+    for group in groups_of(meta):
         mine = sorted((r for r in table if r.group == group),
                       key=lambda r: (r.unfinished, r.total_s))
         if not mine:
@@ -219,6 +229,8 @@ def settings(paths: list[str], encodings: list[str] | None, solvers: list[str] |
 
 def command(settings: dict[str, Any]) -> str:
     """The `flowsat experiment` command that makes a folder's runs again."""
+    if settings.get("plan"):
+        return shlex.join(["flowsat", "experiment", "--plan", settings["plan"]])
     words = ["flowsat", "experiment", *settings["paths"],
              "--encodings", ",".join(settings["encodings"]),
              "--solvers", ",".join(settings["solvers"]), "--repeat", str(settings["repeat"]),

@@ -11,7 +11,22 @@ from flowsat.bench.configs import Config
 from flowsat.puzzle import SYMMETRIES, Puzzle, PuzzleError, expand_paths, read_puzzles
 from flowsat.puzzle.rules import Rules
 
-RunKey = tuple[str, int, str, str, int]  # file, index, symmetry, configuration, repeat
+RunKey = tuple[str | None, str, int, str, str, int]  # set (None outside a plan), file,
+# index, symmetry, configuration, repeat
+
+
+@dataclass(frozen=True)
+class Place:
+    """A puzzle set of a plan as a puzzle file is in it: the set's name, the rules its puzzles
+    are answered under, and the configurations that run on it (None: every one). One file
+    may be in several sets: its puzzles run once in each."""
+
+    set: str
+    rules: Rules
+    configs: frozenset[str] | None = None
+
+    def takes(self, config: Config) -> bool:
+        return self.configs is None or config.name in self.configs
 
 
 @dataclass(frozen=True)
@@ -28,7 +43,7 @@ class Run:
 
     @property
     def key(self) -> RunKey:
-        return (self.puzzle.file, self.puzzle.index, self.symmetry, self.config.name,
+        return (self.set, self.puzzle.file, self.puzzle.index, self.symmetry, self.config.name,
                 self.repeat)
 
     def describe(self) -> dict[str, Any]:
@@ -49,8 +64,9 @@ class Run:
 
 
 def record_key(record: dict[str, Any]) -> RunKey:
-    return (record["file"], record["index"], record["symmetry"], record["config"],
-            record["repeat"])
+    """A record's run (records from before sets were the unit have none: None)."""
+    return (record.get("set"), record["file"], record["index"], record["symmetry"],
+            record["config"], record["repeat"])
 
 
 def load_puzzles(paths: Iterable[str | Path],
@@ -69,13 +85,15 @@ def orientations(symmetries: str) -> tuple[str, ...]:
 
 
 def plan(puzzles: list[Puzzle], symmetries: str, configs: list[Config], repeat: int,
-         placed: Mapping[str, tuple[str, Rules]] | None = None) -> list[Run]:
+         placed: Mapping[str, list[Place]] | None = None) -> list[Run]:
     """Repeat by repeat, each sweeping every puzzle, so that slow drifts of the machine's
-    load touch every configuration alike; the configurations of a puzzle run back to back.
-    Hexagonal boards run as they are (the symmetries are the square grid's). `placed`: each
-    puzzle file's set and rules, in a plan."""
+    load touch every configuration alike; the sets of a puzzle (in a plan, `placed`: the sets
+    each file is in) and its configurations run back to back. Hexagonal boards run as they
+    are (the symmetries are the square grid's). Configurations timed over a whole set run
+    apart (flowsat.bench.whole)."""
     placed = placed or {}
-    return [Run(p, s, c, r, *placed.get(p.file, (None, None)))
+    return [Run(p, s, c, r, *((place.set, place.rules) if place else ()))
             for r in range(1, repeat + 1) for p in puzzles
+            for place in placed.get(p.file) or [None]
             for s in orientations(symmetries) if s == "identity" or p.board.shape == "square"
-            for c in configs]
+            for c in configs if c.timing != "set" and (place is None or place.takes(c))]

@@ -1,12 +1,15 @@
 """Experiment plans: a bench as data (`flowsat bench --plan FILE.toml`).
 
 A plan names puzzle sets (each a name and its paths or globs, with the rules its puzzles
-are answered under), configurations (a backend and its options, the fields of the backend's
-options dataclass, validated by `Backend.options` as the command line's are; `program:`
-rows for other people's programs), how each configuration is timed (`warm`: inside a warm
-worker; `process`: `flowsat solve` as a whole process per puzzle, start-up included), the
-repeats, the timeout, the workers or cluster, and how the report groups the puzzles. A bad
-plan is one UsageError line naming the plan and what is wrong, before anything runs.
+are answered under and, if not every one, the configurations that run on it; a set, not a
+file, is the unit: two sets may name the same files under other rules), configurations (a
+backend and its options, the fields of the backend's options dataclass, validated by
+`Backend.options` as the command line's are; `program:` rows for other people's programs),
+how each configuration is timed (`warm`: inside a warm worker; `process`: `flowsat solve` as
+a whole process per puzzle, start-up included; `set`: `flowsat solve` of a whole set in one
+process, start-up included once), the repeats, the timeout, the workers or cluster, and how
+the report groups the puzzles. A bad plan is one UsageError line naming the plan and what is
+wrong, before anything runs.
 """
 
 from __future__ import annotations
@@ -22,18 +25,18 @@ from typing import Any
 
 from flowsat.backend import REGISTRY, chosen
 from flowsat.bench.competition import GROUPS
-from flowsat.bench.configs import Config, recorded
-from flowsat.bench.plan import load_puzzles
+from flowsat.bench.configs import Config, recorded, solve_flags
+from flowsat.bench.plan import Place, load_puzzles
 from flowsat.bench.records import read_records
 from flowsat.bench.sweep import Settings
 from flowsat.puzzle import Puzzle, PuzzleError, expand_paths
 from flowsat.puzzle.rules import Rules
 from flowsat.result import UsageError
 
-TIMINGS = ("warm", "process")
+TIMINGS = ("warm", "process", "set")
 TOP = {"out", "repeat", "timeout", "workers", "cluster", "symmetries", "rules", "group_by",
        "sets", "configs"}
-SET_KEYS = {"name", "paths", "rules"}
+SET_KEYS = {"name", "paths", "rules", "configs"}
 NOT_OPTIONS = {"name", "backend", "timing"}  # the other keys of a configuration are options
 WHERE = re.compile(r"\(at line (\d+), column (\d+)\)")
 
@@ -43,6 +46,7 @@ class PlanSettings(Settings):
     """A bench made from a plan: its sets and configurations replace paths and backends."""
 
     plan: str = ""
+    verb: str = "bench"  # the command that runs it: bench, or experiment
     sets: list[dict[str, Any]] = field(default_factory=list)  # name, paths, rules
     rows: list[dict[str, Any]] = field(default_factory=list)  # the plan's configurations
 
@@ -50,26 +54,24 @@ class PlanSettings(Settings):
         return [configuration(self.plan, row, self.timeout) for row in self.rows]
 
     def command(self) -> str:
-        return shlex.join(["flowsat", "bench", "--plan", self.plan])
+        return shlex.join(["flowsat", self.verb, "--plan", self.plan])
 
     def load(self, max_cells: int | None = None) -> tuple[list[Puzzle], list[PuzzleError]]:
-        """Every set's puzzles; a puzzle file in two sets is refused (a run is named by its
-        file, not its set)."""
-        owner: dict[str, str] = {}
+        """Every set's puzzles, each file read once however many sets name it."""
+        return load_puzzles(list(self.placed()), max_cells)
+
+    def placed(self) -> dict[str, list[Place]]:
+        """The sets each puzzle file is in, in the plan's order."""
+        found: dict[str, list[Place]] = {}
         for s in self.sets:
+            place = Place(s["name"], Rules(**s["rules"]),
+                          frozenset(s["configs"]) if s.get("configs") is not None else None)
             for file in expand_paths(s["paths"]):
-                if owner.setdefault(file, s["name"]) != s["name"]:
-                    raise UsageError(f"{self.plan}: {file} is in the sets {owner[file]} and "
-                                     f"{s['name']}; a file belongs to one set")
-        return load_puzzles(list(owner), max_cells)
-
-    def placed(self) -> dict[str, tuple[str, Rules]]:
-        """Each puzzle file's set and the rules its puzzles are answered under."""
-        return {file: (s["name"], Rules(**s["rules"])) for s in self.sets
-                for file in expand_paths(s["paths"])}
+                found.setdefault(file, []).append(place)
+        return found
 
 
-def read_plan(path: Path, out: str | None = None) -> PlanSettings:
+def read_plan(path: Path, out: str | None = None, verb: str = "bench") -> PlanSettings:
     """The plan in `path`, checked whole: a UsageError `PLAN: what is wrong` otherwise."""
     name = str(path)
     try:
@@ -94,16 +96,32 @@ def read_plan(path: Path, out: str | None = None) -> PlanSettings:
         symmetries=choice(name, data, "symmetries", ("none", "all"), "none"),
         out=out or data.get("out") or str(Path("results") / path.stem),
         allow_self_touch=rules["self_touch"], groups=grouping(name, data.get("group_by")),
-        plan=name, sets=sets, rows=listed(name, data, "configs"))
+        plan=name, verb=verb, sets=sets, rows=listed(name, data, "configs"))
     made = settings.configs()  # every configuration checked now, before anything runs
-    if any(r.get("timing") == "process" for r in settings.rows) and any(
-            s["rules"] != Rules().record() for s in sets):
-        raise UsageError(f"{name}: a configuration timed as a process runs flowsat solve "
-                         f"under the default rules; give its sets none")
     names = [c.name for c in made]
     if len(set(names)) != len(names):
         raise UsageError(f"{name}: two configurations are named {twice(names)}")
+    for s in sets:
+        check_set_configs(name, s, made)
     return settings
+
+
+def check_set_configs(plan: str, given: dict[str, Any], configs: list[Config]) -> None:
+    """A set's configurations are the plan's; one timed as a process (`flowsat solve` under
+    the default rules, or a solver program) runs only on sets under the default rules."""
+    names = {c.name for c in configs}
+    chosen_here = given.get("configs")
+    for c in chosen_here or []:
+        if c not in names:
+            raise UsageError(f"{plan}: set {given['name']}: no configuration {c!r}; the "
+                             f"plan's are {', '.join(sorted(names))}")
+    if given["rules"] == Rules().record():
+        return
+    for c in configs:
+        if c.timing == "process" and (chosen_here is None or c.name in chosen_here):
+            raise UsageError(f"{plan}: set {given['name']}: the configuration {c.name} is "
+                             f"timed as a process, under the default rules only; give the "
+                             f"set other configs = [...]")
 
 
 def keep_plan(settings: PlanSettings, resume: bool) -> None:
@@ -130,7 +148,8 @@ def listed(plan: str, data: dict[str, Any], key: str) -> list[dict[str, Any]]:
 
 def plan_set(plan: str, index: int, given: dict[str, Any], rules: dict[str, bool]
              ) -> dict[str, Any]:
-    """A set: its name, its paths (globs expanded, each matching something), its rules."""
+    """A set: its name, its paths (globs expanded, each matching something), its rules, and
+    the names of the configurations that run on it (None: every one)."""
     name = given.get("name") or f"#{index}"
     unknown(plan, f"set {name}", given, SET_KEYS)
     paths = given.get("paths")
@@ -146,8 +165,14 @@ def plan_set(plan: str, index: int, given: dict[str, Any], rules: dict[str, bool
         if not matched:
             raise UsageError(f"{plan}: set {name}: nothing matches {pattern}")
         found += matched
+    configs = given.get("configs")
+    if configs is not None and (not isinstance(configs, list) or not configs
+                                or not all(isinstance(c, str) for c in configs)):
+        raise UsageError(f"{plan}: set {name}: configs is a list of the plan's configuration "
+                         f"names")
     return {"name": str(name), "paths": found,
-            "rules": {**rules, **checked_rules(plan, f"set {name}", given.get("rules", {}))}}
+            "rules": {**rules, **checked_rules(plan, f"set {name}", given.get("rules", {}))},
+            **({"configs": configs} if configs is not None else {})}
 
 
 def checked_rules(plan: str, where: str, given: Any) -> dict[str, bool]:
@@ -164,7 +189,8 @@ def checked_rules(plan: str, where: str, given: Any) -> dict[str, bool]:
 
 def configuration(plan: str, row: dict[str, Any], timeout: float) -> Config:
     """One configuration of the plan, its options made by its backend (so checked as the
-    command line's are); timed `process`: `flowsat solve` run as a solver program."""
+    command line's are); timed `process`: `flowsat solve` run as a solver program a puzzle;
+    `set`: `flowsat solve` of a whole set in one process (flowsat.bench.whole)."""
     label = row.get("name") or row.get("backend") or "?"
     try:
         timing = row.get("timing", "warm")
@@ -177,15 +203,16 @@ def configuration(plan: str, row: dict[str, Any], timeout: float) -> Config:
         owner, made = chosen(text, **options)
         if owner.outside:
             if row.get("timing", "process") != "process":
-                raise UsageError("a solver program is timed as a whole process, not warm")
+                raise UsageError("a solver program is timed as a whole process a puzzle "
+                                 "(timing = \"process\")")
             options = {owner.argument: made.command, "program_format": made.program_format}
             name = row.get("name") or f"{owner.name}/{Path(made.argv[0]).name}"
             return Config(name, owner.name, REGISTRY[owner.name], options, "process")
         name, options = recorded(owner, options, timeout)
-        name = row.get("name") or (name + "/process" * (timing == "process"))
+        name = row.get("name") or (name + f"/{timing}" * (timing != "warm"))
         if timing == "process":
             return whole_process(name, owner.name, options, timeout)
-        return Config(name, owner.name, REGISTRY[owner.name], options)
+        return Config(name, owner.name, REGISTRY[owner.name], options, timing)
     except UsageError as err:
         raise UsageError(f"{plan}: configuration {label}: {err}") from None
 
@@ -200,23 +227,6 @@ def whole_process(name: str, backend: str, options: dict[str, Any], timeout: flo
     chosen("program", command=command)  # the same checks as any program row
     return Config(name, "program", REGISTRY["program"],
                   {"command": command, "program_format": "numberlink"}, "process")
-
-
-def solve_flags(backend: str, options: dict[str, Any]) -> list[str]:
-    """`flowsat solve`'s flags for a backend's options: a switch when it differs from what
-    the flag leaves, else `--name value`."""
-    from flowsat.backend import backend as find
-
-    declared = {f.name: f for f in fields(find(backend).Options)}
-    words: list[str] = []
-    for key, value in options.items():
-        flag = declared[key].metadata.get("flag")
-        if flag:
-            if bool(value) != flag.startswith("--no-"):
-                words.append(flag)
-        elif value is not None:
-            words += [f"--{key.replace('_', '-')}", str(value)]
-    return words
 
 
 def grouping(plan: str, given: Any) -> list[list[str]] | None:

@@ -19,6 +19,7 @@ from flowsat.bench.competition import (
     penalty_of,
     rank_key,
     ranking,
+    rule_label,
     score,
     timeout_of,
 )
@@ -57,6 +58,8 @@ def write_report(folder: Path, baseline: str | None = None, reference: Path | No
         raise UsageError(f"{folder}: no results.jsonl with records in it")
     meta = read_meta(folder)
     configs = [c["name"] for c in meta.get("configs", [])]
+    wholes = [r for r in records if r.get("timing") == "set"]
+    records = [r for r in records if r.get("timing") != "set"]
     table = tabulate(records, configs, baseline or meta.get("baseline"))
     if baseline and baseline != table.baseline:
         raise UsageError(f"no configuration {baseline!r} in {folder}; "
@@ -64,12 +67,12 @@ def write_report(folder: Path, baseline: str | None = None, reference: Path | No
     ref = load_reference(reference)
     timeout = timeout_of(meta, records)
     figures: list[Path] = []
-    if plots:
+    if plots and records:
         from flowsat.bench.plots import draw_plots
 
         figures = draw_plots(table, folder / "plots", timeout)
     md, sheet, page = folder / "report.md", folder / "report.csv", folder / "report.html"
-    text = markdown(table, meta, records, ref, figures, folder)
+    text = markdown(table, meta, records, ref, figures, folder, wholes)
     md.write_text(text, encoding="utf-8")
     write_csv(sheet, table, ref, penalty_of(timeout))
     write_html(page, text, folder)
@@ -101,18 +104,23 @@ def table_head(*cells: str) -> list[str]:
 
 
 def markdown(table: Table, meta: dict, records: list[dict], ref: dict, figures: list[Path],
-             folder: Path) -> str:
+             folder: Path, wholes: list[dict] | None = None) -> str:
+    """The report; `records` the runs of one puzzle each, `wholes` those of whole sets."""
+    head = ["# flowsat bench report", "",
+            "Reproduce (from the folder it was run in):", "",
+            f"    {meta.get('command', 'flowsat bench ...')}", "",
+            *machine(meta, records + (wholes or []))]
+    if not records:
+        return "\n".join([*head, *whole_sets(wholes or [], table)]) + "\n"
     summaries = [table.summary(c) for c in table.configs]
     timeout = timeout_of(meta, records)
     parts = [
-        "# flowsat bench report", "",
-        "Reproduce (from the folder it was run in):", "",
-        f"    {meta.get('command', 'flowsat bench ...')}", "",
-        *machine(meta, records),
+        *head,
         *configurations(table, records), *summary(table, summaries),
+        *whole_sets(wholes or [], table),
         *standings(table, timeout), *groupings(table, timeout, meta),
         *by_machine(records, table), *agreement(table),
-        *per_puzzle_times(table, ref), *per_puzzle_work(table, ref),
+        *per_puzzle_times(table, ref), *per_puzzle_work(table, ref), *counters(table),
         *orientations(table, summaries), *reference_notes(table, ref),
         *hardest(table, folder if figures else None,
                  Rules(self_touch=meta.get("settings", {}).get("allow_self_touch", False))),
@@ -177,6 +185,47 @@ def whole_process(records: list[dict]) -> list[str]:
             "the peers. CPU includes the program's."]
 
 
+def whole_sets(wholes: list[dict], table: Table) -> list[str]:
+    """The runs of whole sets in one process (`timing = "set"`), per set and configuration,
+    beside each per-puzzle configuration's sum over the same puzzles."""
+    if not wholes:
+        return []
+    runs: dict[tuple[str, str], list[dict]] = {}
+    for r in wholes:
+        runs.setdefault((r["set"], r["config"]), []).append(r)
+    lines = ["## Whole sets in one process", "",
+             "Timing `set`: `flowsat solve` given every puzzle file of the set at once, one "
+             "process from its start to its exit (Python's start-up and imports paid once, "
+             "what a user waits for); wall and CPU (the process's) medians over the repeats; "
+             "start-up: `flowsat solve` of an empty folder, timed the same way. One by one: "
+             "the sum of each per-puzzle configuration's medians over the set's puzzles, when "
+             "it finished them all.", "",
+             *table_head("set", "configuration", "puzzles", "runs", "answers (all runs)",
+                         "wall (ms)", "CPU (ms)", "start-up wall (ms)", "start-up CPU (ms)",
+                         "one by one (ms)")]
+    for (name, config), mine in runs.items():
+        answers = Counter()
+        for r in mine:
+            answers.update(r.get("answers") or {})
+        done = [r for r in mine if r["status"] == "solved"]
+        lines.append(row(name, f"`{config}`", len(mine[0].get("files", [])), len(mine),
+                         ", ".join(f"{n} {s}" for s, n in answers.items()) or "—",
+                         ms(median(r["wall_s"] for r in done)),
+                         ms(median(r["cpu_s"] for r in done)),
+                         ms(median(r["startup_s"] for r in mine)),
+                         ms(median(r["startup_cpu_s"] for r in mine)),
+                         one_by_one(table, name)))
+    return [*lines, ""]
+
+
+def one_by_one(table: Table, name: str) -> str:
+    """Each per-puzzle configuration's sum of medians over a set, where it finished it all."""
+    mine = [p for p in table.puzzles if p.info.get("set") == name]
+    sums = [(c, sum(p.entries[c].median_s for p in mine)) for c in table.configs
+            if mine and all(c in p.entries and p.entries[c].finished for p in mine)]
+    return "; ".join(f"`{c}` {ms(s)}" for c, s in sums) or "—"
+
+
 def number_2(x: float | None) -> str:
     return "—" if x is None else f"{x:.2f}"
 
@@ -190,7 +239,8 @@ def configurations(table: Table, records: list[dict]) -> list[str]:
         lines.append(row(f"`{c}`", first[c]["backend"], timing(first[c]),
                          json.dumps(options) if options else "—"))
     return [*lines, "", "Timing: warm, inside a worker that has run the configuration once; "
-            "process, a whole process a puzzle (start-up included).",
+            "process, a whole process a puzzle (start-up included); set (below), one process a "
+            "whole set.",
             f"Ratios are against `{table.baseline}`, measured in the same run.", ""]
 
 
@@ -281,11 +331,12 @@ def standings(table: Table, timeout: float | None) -> list[str]:
 
 def groupings(table: Table, timeout: float | None, meta: dict) -> list[str]:
     """The tables of groups a plan asks for (`group_by`); else by set when the records name
-    sets, by size and by kind."""
+    sets, by rule when they ran under several, by size and by kind."""
     given = meta.get("settings", {}).get("groups")
     sets = any(p.info.get("set") for p in table.puzzles)
+    rules = len({rule_label(p.info.get("rules")) for p in table.puzzles}) > 1
     tables = [tuple(keys) for keys in given] if given else (
-        ((("set",),) if sets else ()) + DEFAULT_GROUPS)
+        (("set",),) * sets + (("rule",),) * rules + DEFAULT_GROUPS)
     return [line for keys in tables for line in group_table(table, keys, timeout, meta)]
 
 
@@ -472,6 +523,45 @@ def per_puzzle_work(table: Table, ref: dict) -> list[str]:
     return [*lines, ""]
 
 
+def counted(e: Entry) -> dict[str, float]:
+    """The numeric stats of a configuration's runs on a puzzle, each its median over them."""
+    names = dict.fromkeys(k for r in e.runs for k, v in r["stats"].items()
+                          if isinstance(v, int | float) and not isinstance(v, bool))
+    return {k: v for k in names if (v := e.stat(k)) is not None}
+
+
+def counters(table: Table) -> list[str]:
+    """Each backend's own counters and stage times summed per configuration, over the puzzles
+    every configuration of that backend finished: the work done, not the clock's time."""
+    lines = []
+    for backend in dict.fromkeys(p.entries[c].runs[0]["backend"] for p in table.puzzles
+                                 for c in table.configs if c in p.entries):
+        mine = [c for c in table.configs if any(
+            c in p.entries and p.entries[c].runs[0]["backend"] == backend
+            for p in table.puzzles)]
+        common = [p for p in table.puzzles
+                  if all(c in p.entries and p.entries[c].finished for c in mine)]
+        sums = {c: Counter() for c in mine}
+        for p in common:
+            for c in mine:
+                sums[c].update(counted(p.entries[c]))
+        names = list(dict.fromkeys(k for c in mine for k in sums[c] if k != "total_s"))
+        if not names:
+            continue
+        lines += [f"## The {backend} backend's own counters", "",
+                  f"Summed over the {len(common)} puzzles every {backend} configuration "
+                  f"finished (per puzzle the median over its runs); `_s`: seconds of a stage "
+                  f"(ms here).", "",
+                  *table_head("configuration", *names),
+                  *(row(f"`{c}`", *(counter_cell(k, sums[c].get(k)) for k in names))
+                    for c in mine), ""]
+    return lines
+
+
+def counter_cell(name: str, value: float | None) -> str:
+    return ms(value) if name.endswith("_s") else number(value)
+
+
 def figure(ref: dict[str, str], column: str) -> float | None:
     """A number of the 2016 table; None where it has none."""
     return float(ref[column]) if ref.get(column) else None
@@ -532,13 +622,26 @@ def reference_notes(table: Table, ref: dict) -> list[str]:
         if sizes:
             line += (f"; variables and clauses equal the 2016 program's on {sum(sizes)} of "
                      f"{len(sizes)}")
-        lines.append(line)
+        lines.append(line + fewer_nodes(mine))
     return [*lines, ""]
+
+
+def fewer_nodes(mine: list[tuple[Entry, dict[str, str]]]) -> str:
+    """A search configuration's nodes beside the 2016 C program's on the puzzles both
+    finished (its count here, `c_nodes_here`)."""
+    both = [(nodes, c) for e, r in mine if e.finished and (nodes := e.stat("nodes")) is not None
+            and (c := figure(r, REFERENCE_SIZE[2])) is not None]
+    if not both:
+        return ""
+    return (f"; {number(sum(n for n, _ in both))} nodes against the 2016 C program's "
+            f"{number(sum(c for _, c in both))} on the {len(both)} both finished, no more "
+            f"than it on {sum(n <= c for n, c in both)}")
 
 
 def hardest(table: Table, folder: Path | None, rules: Rules) -> list[str]:
     """The puzzles that took their winner longest, with small pictures of their solutions
-    when `folder` is given (solved again by the default SAT route, checked)."""
+    when `folder` is given (solved again by the default SAT route, checked, under the rules
+    of the puzzle's set, else `rules`)."""
     ranked = sorted((p for p in table.puzzles if p.winner),
                     key=lambda p: p.entries[p.winner].median_s, reverse=True)[:HARDEST]
     lines = ["## Hardest puzzles", "",
@@ -547,7 +650,8 @@ def hardest(table: Table, folder: Path | None, rules: Rules) -> list[str]:
               f"{ms(p.entries[p.winner].median_s)} ms by `{p.winner}`"
               for n, p in enumerate(ranked, 1)]
     if folder:
-        pictures = [(p, picture(p, folder / "plots" / f"hardest-{n}.svg", rules))
+        pictures = [(p, picture(p, folder / "plots" / f"hardest-{n}.svg",
+                                Rules(**p.info["rules"]) if p.info.get("rules") else rules))
                     for n, p in enumerate(ranked, 1)]
         lines += ["", *(f"![{p.label}]({path.relative_to(folder)})"
                         for p, path in pictures if path)]

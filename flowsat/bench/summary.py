@@ -228,10 +228,11 @@ def spread_summary(spreads: Iterable[tuple[str, float | None]]
 
 def tabulate(records: list[Record], configs: list[str] | None = None,
              baseline: str | None = None) -> Table:
-    """The records grouped by puzzle (in the order first run) and configuration."""
-    rows: dict[tuple[str, int], PuzzleRow] = {}
+    """The records grouped by puzzle in its set (in the order first run) and configuration: a
+    puzzle in two sets of a plan (under two rules) is two rows."""
+    rows: dict[tuple[str | None, str, int], PuzzleRow] = {}
     for r in records:
-        row = rows.setdefault((r["file"], r["index"]), PuzzleRow(r, ""))
+        row = rows.setdefault((r.get("set"), r["file"], r["index"]), PuzzleRow(r, ""))
         row.entries.setdefault(r["config"], Entry([])).runs.append(r)
     seen = {r["config"] for r in records}
     order = [c for c in dict.fromkeys([*(configs or []), *(r["config"] for r in records)])
@@ -243,6 +244,12 @@ def tabulate(records: list[Record], configs: list[str] | None = None,
 
 
 def labels(infos: list[Record]) -> list[str]:
-    """Short puzzle names (the file's name, `#index` in a Numberlink file), full on clashes."""
-    short = [Path(i["name"]).name for i in infos]
-    return short if len(set(short)) == len(short) else [i["name"] for i in infos]
+    """Short puzzle names (the file's name, `#index` in a Numberlink file), full on clashes;
+    a puzzle in several sets named with its set (`SET: name`)."""
+    for names in ([Path(i["name"]).name for i in infos], [i["name"] for i in infos]):
+        if len(set(names)) == len(names):
+            return names
+    sets = [i.get("set") or "" for i in infos]
+    short = [f"{s}: {Path(i['name']).name}" for s, i in zip(sets, infos, strict=True)]
+    return short if len(set(short)) == len(short) else [
+        f"{s}: {i['name']}" for s, i in zip(sets, infos, strict=True)]

@@ -6,6 +6,7 @@ import shlex
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
+from itertools import chain
 from pathlib import Path
 
 from flowsat.backend import REGISTRY, backend
@@ -17,9 +18,10 @@ from flowsat.bench.configs import (
     default_baseline,
 )
 from flowsat.bench.meta import environment, load_average, now, where
-from flowsat.bench.plan import Run, load_puzzles, plan, record_key
+from flowsat.bench.plan import Place, Run, load_puzzles, plan, record_key
 from flowsat.bench.progress import Progress
 from flowsat.bench.records import append, open_results, read_meta, read_records, write_meta
+from flowsat.bench.whole import SetRun, run_set, set_runs
 from flowsat.bench.workers import Outcome, run_all
 from flowsat.puzzle import Puzzle, PuzzleError
 from flowsat.puzzle.rules import Rules
@@ -69,8 +71,8 @@ class Settings:
         """The puzzles of the bench's paths, and the inputs that are bad."""
         return load_puzzles(self.paths, max_cells)
 
-    def placed(self) -> dict[str, tuple[str, Rules]]:
-        """Each puzzle file's set and rules: none outside a plan."""
+    def placed(self) -> dict[str, list[Place]]:
+        """The sets each puzzle file is in: none outside a plan."""
         return {}
 
     def command(self) -> str:
@@ -105,10 +107,12 @@ def bench(settings: Settings, puzzles: list[Puzzle], *, resume: bool = False,
     meta = start(folder, settings, configs, resume, argv)
     todo = [run for run in plan(puzzles, settings.symmetries, configs, settings.repeat,
                                 settings.placed()) if run.key not in done]
+    wholes = [run for run in set_runs(settings.placed(), configs, settings.repeat)
+              if run.key not in done]
     statuses: Counter[str] = Counter()
     try:
-        with open_results(folder) as out, Progress(len(todo), progress) as shown:
-            for run, got in runs(settings, todo):
+        with open_results(folder) as out, Progress(len(todo) + len(wholes), progress) as shown:
+            for run, got in chain(runs(settings, todo), whole_sets(wholes, settings.timeout)):
                 if run.key in done:  # a run a cluster gave back twice is counted once
                     continue
                 done.add(run.key)
@@ -121,7 +125,7 @@ def bench(settings: Settings, puzzles: list[Puzzle], *, resume: bool = False,
     finally:
         meta["sessions"][-1].update(ended=now(), load_average_end=load_average(),
                                     runs=sum(statuses.values()),
-                                    complete=sum(statuses.values()) == len(todo))
+                                    complete=sum(statuses.values()) == len(todo) + len(wholes))
         write_meta(folder, meta)
     return statuses
 
@@ -134,6 +138,12 @@ def runs(settings: Settings, todo: list[Run]) -> Iterator[tuple[Run, Outcome]]:
 
         return cluster.run_all(todo, settings.cluster, settings.timeout, settings.rules)
     return run_all(todo, settings.workers, settings.timeout, settings.rules)
+
+
+def whole_sets(todo: list[SetRun], timeout: float) -> Iterator[tuple[SetRun, Outcome]]:
+    """Each run of a whole set in one process, here, one after another."""
+    for run in todo:
+        yield run, run_set(run, timeout)
 
 
 def shown(value) -> str:

@@ -73,7 +73,8 @@ def given_here(ctx: typer.Context, name: str) -> bool:
     return source is not None and source.name == "COMMANDLINE"
 
 
-def planned(ctx: typer.Context, plan: Path, paths: list[Path] | None, given: dict[str, object]):
+def planned(ctx: typer.Context, plan: Path, paths: list[Path] | None, given: dict[str, object],
+            verb: str = "bench"):
     """The bench a plan is, once no option of the command line says otherwise."""
     from flowsat.bench.planfile import read_plan
 
@@ -83,7 +84,7 @@ def planned(ctx: typer.Context, plan: Path, paths: list[Path] | None, given: dic
         if name not in WITH_PLAN and given_here(ctx, name):
             raise UsageError(f"--{name.replace('_', '-')} does not go with --plan: the plan "
                              f"says it")
-    settings = read_plan(plan, given["out"] and str(given["out"]))
+    settings = read_plan(plan, given["out"] and str(given["out"]), verb)
     for name in ("workers", "cluster"):
         if given_here(ctx, name):
             setattr(settings, name, given[name])
@@ -96,8 +97,8 @@ def interrupt(*_: object) -> None:
 
 @group.command(help=f"""Time backends and configurations head to head over puzzle files or
 folders. Each run (puzzle, orientation, configuration, repeat) goes to a worker process and is
-appended to DIR/results.jsonl as it ends; DIR/report.md, report.csv and plots/ are written at
-the end.\n\n{BENCH_EXIT}""")
+appended to DIR/results.jsonl as it ends; DIR/report.md, report.html, report.csv and plots/
+are written at the end (flowsat report writes them again).\n\n{BENCH_EXIT}""")
 def bench(
     ctx: typer.Context,
     paths: Annotated[list[Path] | None, typer.Argument(
@@ -220,7 +221,7 @@ def experiment(
     try:
         if plan:
             settings = planned(ctx, plan, paths, {"out": out, "workers": workers,
-                                                  "cluster": cluster})
+                                                  "cluster": cluster}, "experiment")
         else:
             settings = experiment_settings([str(p) for p in paths or shared_sets()],
                                            names(encodings), names(solvers), repeat=repeat,
@@ -233,8 +234,20 @@ def experiment(
           lambda folder: write_report(folder) + write_encodings_report(folder))
 
 
-@group.command(help="Write a bench folder's report.md, report.csv and plots/ from its results "
-                  "(and encodings.md and .csv in a folder of flowsat experiment).")
+def made_by_experiment(folder: Path) -> bool:
+    """Whether `flowsat experiment` made the folder (its encodings.md, or its command)."""
+    from flowsat.bench.records import read_meta
+
+    command = str(read_meta(folder).get("command", ""))
+    return (folder / "encodings.md").exists() or command.startswith("flowsat experiment")
+
+
+@group.command(help="""Write a bench folder's reports again from its runs (results.jsonl and
+meta.json): report.md (the tables: summary, competition standings with PAR-2 and the virtual
+best, groups, per puzzle, the backends' counters), report.html (the same as one self-contained
+page with the plots inline, to open offline), report.csv (a row a puzzle and configuration) and
+plots/ (SVG: the cactus plot, pairwise scatter plots, the hardest puzzles); in a folder of
+flowsat experiment also encodings.md and encodings.csv.""")
 def report(
     folder: Annotated[Path, typer.Argument(help="A folder written by flowsat bench.")],
     baseline: Annotated[str | None, typer.Option(
@@ -246,7 +259,7 @@ def report(
 
     try:
         written = write_report(folder, baseline, reference)
-        if (folder / "encodings.md").exists():
+        if made_by_experiment(folder):
             from flowsat.bench.experiment import write_encodings_report
 
             written += write_encodings_report(folder)
