@@ -18,6 +18,7 @@ import numpy as np
 
 from flowsat.backend import NO_LIMITS, Limits, Observer
 from flowsat.memory import cap_mb, collector_paused, shown
+from flowsat.parallel import FRESH
 from flowsat.puzzle.model import Paths, Puzzle
 from flowsat.puzzle.rules import DEFAULT_RULES, Rules
 from flowsat.result import Result, UsageError
@@ -59,6 +60,17 @@ def search(puzzle: Puzzle, limit: int, options: SatOptions = DEFAULTS,
 
 
 FIRST: list[tuple] = []  # a run's first puzzle, until the compiled boards are imported
+
+
+def forget_boards() -> None:
+    """The compiled boards and the puzzles seen forgotten: a block of puzzles starts afresh
+    (`flowsat.parallel.FRESH`)."""
+    FIRST.clear()
+    if (compiled := sys.modules.get("flowsat.sat.compiled")) is not None:
+        compiled.BOARDS.clear()
+
+
+FRESH.append(forget_boards)
 
 
 class Search:
