@@ -244,7 +244,7 @@ def test_a_board_whose_compiled_route_costs_more_goes_back_to_the_per_puzzle_rou
     assert routes[1][2] is True and not compiled.BOARDS.boards
     assert all(route != "compiled" for _, route, _ in routes[2:])
     costs = compiled.BOARDS.costs[next(iter(compiled.BOARDS.lost))]
-    assert len(costs.compiled) == 1 and len(costs.per_puzzle) == len(pack) - 1
+    assert costs.compiled_count == 1 and costs.per_puzzle_count == len(pack) - 1
     assert [s for s, _, _ in routes] == [s for s, _ in statuses(pack, Rules(), fresh=True)]
 
 
@@ -255,11 +255,13 @@ def test_a_board_whose_compiled_route_costs_less_keeps_it():
 
 
 def test_the_costs_compare_the_routes_on_average():
-    costs = compiled.Costs(per_puzzle=[10.0, 30.0])
-    assert not costs.compiled_loses  # nothing compiled measured
-    costs.compiled.append(15.0)
-    assert not costs.compiled_loses
-    costs.compiled.append(30.0)
+    costs = compiled.Costs()
+    costs.add(True, 15.0)
+    assert not costs.compiled_loses  # nothing measured per puzzle
+    costs.add(False, 10.0)
+    costs.add(False, 30.0)
+    assert not costs.compiled_loses  # 15 < 20
+    costs.add(True, 30.0)
     assert costs.compiled_loses  # 22.5 > 20
     stats = {"propagations": 100, "variables": 50, "rounds": 2}
     assert compiled.cost(stats, 10) == (100 * compiled.PER_PROPAGATION

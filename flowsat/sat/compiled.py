@@ -62,7 +62,7 @@ KEEP_CLAUSES = 2_000_000  # and their clauses in all, at most
 # quarter more on each of the next ~200 searches costs about as much as a recompile
 FRESH_VARIABLES = 0.25
 COMPILE_AT = 2  # a board compiles the time a puzzle asks for it (the earlier ones: per puzzle)
-SEEN_KEYS = 10_000  # the keys asked for so far, kept
+SEEN_KEYS = 10_000  # the keys asked for so far, kept (and their costs)
 # Instructions (callgrind, glucose4) a puzzle costs, for `cost`: each propagation of the
 # solver (its calls on the 2016 set: 24 M for 41,000), each variable of a model read (see
 # FRESH_VARIABLES), each literal of the per-puzzle formula encoded and loaded (a 14x14 board
@@ -81,17 +81,27 @@ def cost(stats: dict, literals: int = 0) -> float:
 
 @dataclass
 class Costs:
-    """The estimated `cost` of each puzzle of a board on each route, so far in the block."""
+    """The estimated `cost` of a board's puzzles so far in the block, and their number, on
+    each route."""
 
-    per_puzzle: list[float] = field(default_factory=list)
-    compiled: list[float] = field(default_factory=list)
+    per_puzzle: float = 0.0
+    per_puzzle_count: int = 0
+    compiled: float = 0.0
+    compiled_count: int = 0
+
+    def add(self, compiled: bool, spent: float) -> None:
+        if compiled:
+            self.compiled, self.compiled_count = self.compiled + spent, self.compiled_count + 1
+        else:
+            self.per_puzzle += spent
+            self.per_puzzle_count += 1
 
     @property
     def compiled_loses(self) -> bool:
         """Whether a puzzle costs more on the compiled route, on average (a puzzle measured on
         each route at least)."""
-        return bool(self.per_puzzle and self.compiled) and (
-            sum(self.compiled) / len(self.compiled) > sum(self.per_puzzle) / len(self.per_puzzle))
+        return (self.per_puzzle_count > 0 and self.compiled_count > 0
+                and self.compiled * self.per_puzzle_count > self.per_puzzle * self.compiled_count)
 
 
 def code_bits(colors: int) -> int:
@@ -324,7 +334,9 @@ class Boards:
             return found
         self.seen[key] = asked = self.seen.pop(key, 0) + 1
         if len(self.seen) > SEEN_KEYS:
-            self.seen.popitem(last=False)
+            old = self.seen.popitem(last=False)[0]
+            self.costs.pop(old, None)
+            self.lost.discard(old)
         if asked < COMPILE_AT:
             return None
         if not fits(spec, rules, puzzle.board, solver) or (
@@ -343,7 +355,7 @@ class Boards:
         """Count a puzzle's `cost` on its route; True if the board's compiled route loses
         from now on (it is dropped, and the board's puzzles go the per-puzzle route)."""
         costs = self.costs.setdefault(key, Costs())
-        (costs.compiled if compiled else costs.per_puzzle).append(spent)
+        costs.add(compiled, spent)
         if key in self.lost or not costs.compiled_loses:
             return False
         self.lost.add(key)
