@@ -126,9 +126,11 @@ def test_rate_check_unique_convert_the_same_on_two_workers(command, tmp_path, mo
     assert outputs[0][0] == 2 and outputs[0][1].count("\n") >= 13
 
 
-def test_answers_come_in_order_from_the_workers():
+def test_answers_come_in_order_from_the_workers(monkeypatch):
     """The work runs in other processes (two of them), its answers and exceptions come back
     in input order."""
+    monkeypatch.setattr(parallel, "BLOCK", 8)
+
     def work(n: int) -> tuple[int, int]:
         if n % 7 == 3:
             raise ValueError(f"item {n}")
@@ -146,7 +148,10 @@ def test_answers_come_in_order_from_the_workers():
             assert done.get()[0] == n
 
 
-def test_a_dead_worker_answers_with_an_error():
+def test_a_dead_worker_answers_with_an_error(monkeypatch):
+    """The rest of its block is answered with the error, the next blocks go on."""
+    monkeypatch.setattr(parallel, "BLOCK", 8)
+
     def work(n: int) -> int:
         if n == 20:
             os._exit(9)
@@ -156,6 +161,7 @@ def test_a_dead_worker_answers_with_an_error():
     assert [item for item, _ in got] == list(range(40))
     with pytest.raises(RuntimeError, match="exit status 9"):
         got[20][1].get()
+    assert all(got[n][1].error for n in (21, 22, 23)) and got[24][1].get() == 24
     assert [done.get() for n, done in got if n > 20 and not done.error][-1] == 39
 
 
