@@ -61,7 +61,9 @@ KEEP_CLAUSES = 2_000_000  # and their clauses in all, at most
 # of the order of a per-puzzle encoding and load (a few million; not measured alone), so a
 # quarter more on each of the next ~200 searches costs about as much as a recompile
 FRESH_VARIABLES = 0.25
-COMPILE_AT = 2  # a board compiles the time a puzzle asks for it (the earlier ones: per puzzle)
+# A board compiles the COMPILE_AT-th time a puzzle asks for it (the earlier ones are encoded
+# per puzzle; later costs more on the 2016 set, docs/performance.md)
+COMPILE_AT = 2
 SEEN_KEYS = 10_000  # the keys asked for so far, kept (and their costs)
 # Instructions (callgrind, glucose4) a puzzle costs, for `cost`: each propagation of the
 # solver (its calls on the 2016 set: 24 M for 41,000), each variable of a model read (see
@@ -309,8 +311,8 @@ def compile_board(key: tuple, board: Board, spec: Spec, rules: Rules, solver: st
 
 class Boards:
     """The compiled boards of a run (of a block of it), by `board_key`: a board is compiled
-    the second time a puzzle asks for it (the first is encoded alone, as a single puzzle
-    should be), the least recently used dropped past KEEP_BOARDS or KEEP_CLAUSES, and a
+    the COMPILE_AT-th time a puzzle asks for it (the first is encoded alone, as a single
+    puzzle should be), the least recently used dropped past KEEP_BOARDS or KEEP_CLAUSES, and a
     board whose compiled route costs more than the per-puzzle route (`Costs`) is dropped for
     good."""
 
@@ -322,8 +324,8 @@ class Boards:
 
     def get(self, puzzle: Puzzle, spec: Spec, rules: Rules, solver: str, cap: float | None = None
             ) -> Compiled | None:
-        """The puzzle's compiled board, made now if it is asked for the second time (None:
-        the first time, or a board that does not fit, or whose formula's estimate passes the
+        """The puzzle's compiled board, made now if it is asked for the COMPILE_AT-th time
+        (None: before, or a board that does not fit, or whose formula's estimate passes the
         memory cap, MB, or whose compiled route lost)."""
         key = board_key(puzzle, spec, rules, solver)
         if key in self.lost:
