@@ -1,13 +1,17 @@
 """Work on many puzzles in worker processes, the answers given back in input order as soon as
 every earlier one is in (`--jobs` of `solve`, `rate`, `check-unique`, `convert`).
 
+The items are cut into blocks of BLOCK consecutive ones, whatever the number of workers, and
+each block starts afresh: what the work keeps from one item to the next (a board compiled for
+SAT, `sat.compiled.BOARDS`) is forgotten first (`FRESH`). A worker is given whole blocks, so
+every item meets the same history, and gives the same answer, whatever `--jobs` is.
+
 The workers are forked from the command once its imports are done (the cheapest start on
-Linux), and see the items already read: the parent sends only the bounds of a run of
-consecutive items, and each worker sends back one answer an item as it is done. Consecutive
-puzzles mostly share a board, and a worker keeps the boards it compiled (`sat.compiled.BOARDS`),
-so runs of them keep that reuse. A worker ignores Ctrl-C: the parent stops them all and the
-answers printed so far stay. An exception raised by the work goes back as the item's answer, to
-be raised again in the parent at the item's turn, as if the work had run there.
+Linux), and see the items already read: the parent sends only the bounds of a block, and each
+worker sends back one answer an item as it is done. A worker ignores Ctrl-C: the parent stops
+them all and the answers printed so far stay. An exception raised by the work goes back as the
+item's answer, to be raised again in the parent at the item's turn, as if the work had run
+there.
 """
 
 from __future__ import annotations
@@ -31,9 +35,13 @@ if TYPE_CHECKING:
 # A worker pays off from this many items each: below, forking and the compiled boards made
 # again in every worker cost more than the items save (see docs/solving.md, --jobs).
 MIN_ITEMS_A_WORKER = 8
-RUNS_A_WORKER = 8  # the items are handed out in about this many runs a worker (the load spread)
-MAX_RUN = 32  # items in a run at most, so that answers stream
+# Items a block (see the module docstring): each block compiles its boards anew (some 30 M
+# instructions a block on packs of 7x7 and 9x9 boards, docs/performance.md) and is handed out
+# whole, so that fewer blocks than workers leave workers idle
+BLOCK = 64
 STOP_GRACE = 1.0  # seconds a worker has to end after SIGTERM
+FRESH: list[Callable[[], None]] = []  # what forgets the state kept between items, at a block
+
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -55,7 +63,11 @@ class Done(Generic[R]):
         return self.value  # type: ignore[return-value]
 
 
-def attempt(work: Callable[[T], R], item: T) -> Done[R]:
+def attempt(work: Callable[[T], R], item: T, index: int) -> Done[R]:
+    """The work on the item at that index (the first of a block starts afresh: `FRESH`)."""
+    if index % BLOCK == 0:
+        for forget in FRESH:
+            forget()
     try:
         return Done(work(item))
     except Exception as err:
@@ -71,10 +83,10 @@ def cores() -> int:
 
 
 def workers_for(count: int, jobs: int | None) -> int:
-    """The worker processes for `count` items and `--jobs` (None: every core): 1 means the
-    work runs here, without workers."""
+    """The worker processes for `count` items and `--jobs` (None: every core), no more than
+    there are blocks: 1 means the work runs here, without workers."""
     wanted = cores() if jobs is None else jobs
-    return max(1, min(wanted, count // MIN_ITEMS_A_WORKER))
+    return max(1, min(wanted, count // MIN_ITEMS_A_WORKER, -(-count // BLOCK)))
 
 
 def share(max_memory: float | None, workers: int) -> float | None:
@@ -88,27 +100,26 @@ def answers(items: Iterable[T], work: Callable[[T], R], workers: int = 1
     """Each item with the answer of `work` on it, in the order of the items, on `workers`
     processes (1: here, one item at a time, as it is read)."""
     if workers == 1:
-        for item in items:
-            yield item, attempt(work, item)
+        for i, item in enumerate(items):
+            yield item, attempt(work, item, i)
         return
     yield from pooled(list(items), work, workers)
 
 
-def runs(count: int, workers: int) -> deque[range]:
-    """The items, by index, in runs of consecutive ones to hand out."""
-    size = max(1, min(MAX_RUN, -(-count // (workers * RUNS_A_WORKER))))
-    return deque(range(start, min(count, start + size)) for start in range(0, count, size))
+def blocks(count: int) -> deque[range]:
+    """The items, by index, in blocks to hand out."""
+    return deque(range(start, min(count, start + BLOCK)) for start in range(0, count, BLOCK))
 
 
 def serve(conn: Connection, items: Sequence[T], work: Callable[[T], R], cap_mb: float) -> None:
-    """A worker's life: do the work on each run of items sent, answer by answer, until the
+    """A worker's life: do the work on each block of items sent, answer by answer, until the
     parent closes the pipe."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     memory.set_default_cap_mb(cap_mb)
     try:
         while True:
             for i in conn.recv():
-                conn.send((i, portable(attempt(work, items[i]))))
+                conn.send((i, portable(attempt(work, items[i], i))))
     except (EOFError, BrokenPipeError):  # the parent is gone or done
         return
 
@@ -125,7 +136,7 @@ def portable(done: Done[R]) -> Done[R]:
 
 
 class Worker:
-    """A worker process and the run of items it is on."""
+    """A worker process and the block of items it is on."""
 
     def __init__(self, context: BaseContext, items: Sequence, work: Callable, cap_mb: float):
         sys.stdout.flush()  # what is buffered here would be written again by the child
@@ -139,10 +150,10 @@ class Worker:
 
     def give(self, todo: deque[range]) -> None:
         if todo and not self.left:
-            run = todo.popleft()
-            self.left = set(run)
+            block = todo.popleft()
+            self.left = set(block)
             with contextlib.suppress(OSError):  # the worker died: `collect` answers its items
-                self.conn.send(run)
+                self.conn.send(block)
 
     def collect(self, done: dict[int, Done]) -> bool:
         """Take the answers that are in; False if the worker died (its items are answered
@@ -195,7 +206,7 @@ def pooled(items: list[T], work: Callable[[T], R], workers: int
 
     context = multiprocessing.get_context("fork")
     cap = memory.default_cap_mb() / workers  # measured here, before any worker starts
-    todo, done, shown = runs(len(items), workers), {}, 0
+    todo, done, shown = blocks(len(items)), {}, 0
     pool = [Worker(context, items, work, cap) for _ in range(workers)]
     try:
         for w in pool:

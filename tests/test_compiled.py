@@ -230,3 +230,40 @@ def test_a_rating_depends_on_the_puzzle_alone():
     compiled.BOARDS.clear()
     after = [rate(p) for p in pack][-1]
     assert alone == after
+
+
+def test_a_board_whose_compiled_route_costs_more_goes_back_to_the_per_puzzle_route(monkeypatch):
+    """With the encoding made free (`PER_LITERAL` 0) a compiled solve, on its larger formula,
+    costs more than a per-puzzle one: the board is dropped after its first compiled puzzle
+    and its later puzzles take the per-puzzle route, with the same statuses."""
+    monkeypatch.setattr(compiled, "PER_LITERAL", 0)
+    pack = plain_pack(6, 8, Rules(), seed=3)
+    routes = [(r.status, r.stats.get("route"), r.stats.get("compiled_lost"))
+              for r in (solve(p, "sat") for p in pack)]
+    assert [route for _, route, _ in routes[:2]] == ["uniqueness rule", "compiled"]
+    assert routes[1][2] is True and not compiled.BOARDS.boards
+    assert all(route != "compiled" for _, route, _ in routes[2:])
+    costs = compiled.BOARDS.costs[next(iter(compiled.BOARDS.lost))]
+    assert costs.compiled_count == 1 and costs.per_puzzle_count == len(pack) - 1
+    assert [s for s, _, _ in routes] == [s for s, _ in statuses(pack, Rules(), fresh=True)]
+
+
+def test_a_board_whose_compiled_route_costs_less_keeps_it():
+    pack = plain_pack(6, 8, Rules(), seed=3)
+    routes = [solve(p, "sat").stats.get("route") for p in pack]
+    assert routes.count("compiled") >= len(pack) - 2 and not compiled.BOARDS.lost
+
+
+def test_the_costs_compare_the_routes_on_average():
+    costs = compiled.Costs()
+    costs.add(True, 15.0)
+    assert not costs.compiled_loses  # nothing measured per puzzle
+    costs.add(False, 10.0)
+    costs.add(False, 30.0)
+    assert not costs.compiled_loses  # 15 < 20
+    costs.add(True, 30.0)
+    assert costs.compiled_loses  # 22.5 > 20
+    stats = {"propagations": 100, "variables": 50, "rounds": 2}
+    assert compiled.cost(stats, 10) == (100 * compiled.PER_PROPAGATION
+                                        + 10 * compiled.PER_LITERAL
+                                        + 100 * compiled.PER_MODEL_VARIABLE)

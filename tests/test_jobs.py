@@ -9,6 +9,7 @@ import re
 import signal
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -52,16 +53,51 @@ def test_text_is_the_same_on_two_workers_timings_aside(files):
     assert one.stderr == two.stderr and one.stderr.count("\n") == 2  # the bad and missing files
 
 
-def test_json_is_the_same_on_two_workers_stats_aside(files):
-    """SAT: the records but their stats (times, and the counters of a compiled board, which
-    depend on the puzzles its process solved before)."""
+def timeless(line: str) -> dict:
+    """A JSON record without its timings (the stats ending in `_s`)."""
+    record = json.loads(line)
+    record["stats"] = {k: v for k, v in (record["stats"] or {}).items() if not k.endswith("_s")}
+    return record
+
+
+def test_json_is_the_same_on_two_workers_timings_aside(files):
+    """SAT: the records, stats and all (a compiled board's counters too: each block of
+    puzzles starts afresh), but the times."""
     args = ["--format", "json", "--timeout", "60", *files]
     one, two = flowsat("solve", "--jobs", "1", *args), flowsat("solve", *args)
     assert one.returncode == two.returncode == 2, one.stderr
-    first, second = ([{k: v for k, v in json.loads(line).items() if k != "stats"}
-                      for line in out.stdout.splitlines()] for out in (one, two))
+    first, second = ([timeless(line) for line in out.stdout.splitlines()] for out in (one, two))
     assert len(first) == 64 and first == second
     assert one.stderr == two.stderr
+
+
+def numberlink_pack(path: Path, folders: list[str]) -> Path:
+    """The puzzles of the folders in one file ('W H' and the rows of each), board after board."""
+    text = ""
+    for folder in folders:
+        for file in sorted((SMALL / folder).iterdir()):
+            rows = file.read_text().split()
+            text += f"{len(rows[0])} {len(rows)}\n" + "\n".join(rows) + "\n\n"
+    path.write_text(text)
+    return path
+
+
+def test_a_pack_answers_byte_for_byte_the_same_on_one_or_two_workers(tmp_path, monkeypatch):
+    """Blocks of 8 puzzles, two workers for a pack of three boards: each puzzle meets the
+    same solver history (its block's), so its stats are those of one process, counters and
+    compiled route alike."""
+    monkeypatch.setattr(parallel, "BLOCK", 8)
+    monkeypatch.setattr(parallel, "MIN_ITEMS_A_WORKER", 1)
+    pack = numberlink_pack(tmp_path / "pack.txt", ["5x5", "6x6", "7x7"])
+    assert parallel.workers_for(60, 2) == 2
+    outputs = [CliRunner().invoke(app, ["solve", "--format", "json", "--jobs", jobs, str(pack)])
+               for jobs in ("1", "2")]
+    assert outputs[0].exit_code == outputs[1].exit_code == 0, outputs[0].output
+    one, two = ([timeless(line) for line in out.stdout.splitlines()] for out in outputs)
+    assert len(one) == 60 and one == two
+    later = [r["stats"] for r in one if r["index"] > 8 and r["stats"].get("route") == "compiled"]
+    assert later and any(s["board_puzzles"] > 0 for s in later)
+    assert all(s["board_puzzles"] < 8 for s in later)  # a block's boards are its own
 
 
 @pytest.mark.parametrize("jobs", ["0", "-1"])
@@ -92,9 +128,11 @@ def test_rate_check_unique_convert_the_same_on_two_workers(command, tmp_path, mo
     assert outputs[0][0] == 2 and outputs[0][1].count("\n") >= 13
 
 
-def test_answers_come_in_order_from_the_workers():
+def test_answers_come_in_order_from_the_workers(monkeypatch):
     """The work runs in other processes (two of them), its answers and exceptions come back
     in input order."""
+    monkeypatch.setattr(parallel, "BLOCK", 8)
+
     def work(n: int) -> tuple[int, int]:
         if n % 7 == 3:
             raise ValueError(f"item {n}")
@@ -112,7 +150,10 @@ def test_answers_come_in_order_from_the_workers():
             assert done.get()[0] == n
 
 
-def test_a_dead_worker_answers_with_an_error():
+def test_a_dead_worker_answers_with_an_error(monkeypatch):
+    """The rest of its block is answered with the error, the next blocks go on."""
+    monkeypatch.setattr(parallel, "BLOCK", 8)
+
     def work(n: int) -> int:
         if n == 20:
             os._exit(9)
@@ -122,12 +163,14 @@ def test_a_dead_worker_answers_with_an_error():
     assert [item for item, _ in got] == list(range(40))
     with pytest.raises(RuntimeError, match="exit status 9"):
         got[20][1].get()
+    assert all(got[n][1].error for n in (21, 22, 23)) and got[24][1].get() == 24
     assert [done.get() for n, done in got if n > 20 and not done.error][-1] == 39
 
 
 def test_few_puzzles_start_no_worker():
     assert parallel.workers_for(1, None) == 1
-    assert parallel.workers_for(parallel.MIN_ITEMS_A_WORKER * 2, 2) == 2
+    assert parallel.workers_for(max(parallel.MIN_ITEMS_A_WORKER, parallel.BLOCK) * 2, 2) == 2
+    assert parallel.workers_for(parallel.BLOCK, 2) == 1  # one block: one process
     assert parallel.workers_for(1000, 1) == 1
 
 

@@ -19,6 +19,12 @@ true in every solution of every puzzle on the board:
   retired (a unit) when the puzzle is done.
 
 Decoding is the per-puzzle route's (`trace`, given by the caller).
+
+A board keeps the compiled route while it costs less a puzzle than the per-puzzle route: the
+cost of each puzzle on either route is estimated from what the solve counted (`cost`: the
+solver's propagations, the models read and the per-puzzle formula's literals), the same on
+every machine, so that the choice, made from the puzzles of a block only (`flowsat.parallel`),
+is the same whatever `--jobs` is.
 """
 
 from __future__ import annotations
@@ -55,7 +61,49 @@ KEEP_CLAUSES = 2_000_000  # and their clauses in all, at most
 # of the order of a per-puzzle encoding and load (a few million; not measured alone), so a
 # quarter more on each of the next ~200 searches costs about as much as a recompile
 FRESH_VARIABLES = 0.25
-SEEN_KEYS = 10_000  # the keys asked for once so far (a board compiles the second time)
+# A board compiles the COMPILE_AT-th time a puzzle asks for it (the earlier ones are encoded
+# per puzzle; later costs more on the 2016 set, docs/performance.md)
+COMPILE_AT = 2
+SEEN_KEYS = 10_000  # the keys asked for so far, kept (and their costs)
+# Instructions (callgrind, glucose4) a puzzle costs, for `cost`: each propagation of the
+# solver (its calls on the 2016 set: 24 M for 41,000), each variable of a model read (see
+# FRESH_VARIABLES), each literal of the per-puzzle formula encoded and loaded (a 14x14 board
+# of the 2016 set: 16.5 M for 7,427, compiling it 45.7 M); docs/performance.md
+PER_PROPAGATION = 600
+PER_MODEL_VARIABLE = 160
+PER_LITERAL = 2_200
+
+
+def cost(stats: dict, literals: int = 0) -> float:
+    """A puzzle's solve in instructions, estimated from its stats (the per-puzzle route: with
+    its formula's literals): the same on every machine."""
+    return (PER_PROPAGATION * stats.get("propagations", 0) + PER_LITERAL * literals
+            + PER_MODEL_VARIABLE * stats.get("variables", 0) * stats.get("rounds", 0))
+
+
+@dataclass
+class Costs:
+    """The estimated `cost` of a board's puzzles so far in the block, and their number, on
+    each route."""
+
+    per_puzzle: float = 0.0
+    per_puzzle_count: int = 0
+    compiled: float = 0.0
+    compiled_count: int = 0
+
+    def add(self, compiled: bool, spent: float) -> None:
+        if compiled:
+            self.compiled, self.compiled_count = self.compiled + spent, self.compiled_count + 1
+        else:
+            self.per_puzzle += spent
+            self.per_puzzle_count += 1
+
+    @property
+    def compiled_loses(self) -> bool:
+        """Whether a puzzle costs more on the compiled route, on average (a puzzle measured on
+        each route at least)."""
+        return (self.per_puzzle_count > 0 and self.compiled_count > 0
+                and self.compiled * self.per_puzzle_count > self.per_puzzle * self.compiled_count)
 
 
 def code_bits(colors: int) -> int:
@@ -190,6 +238,11 @@ def turn_rows(enc: Encoder, links: BoardEdges) -> list[list[int]]:
     return clauses
 
 
+def board_key(puzzle: Puzzle, spec: Spec, rules: Rules, solver: str) -> tuple:
+    """What a compiled board is kept by: the board, rules, encoding, solver, code bits."""
+    return puzzle.board, rules, spec, solver, code_bits(len(puzzle.colors))
+
+
 def fits(spec: Spec, rules: Rules, board: Board, solver: str) -> bool:
     """Whether a board can be compiled for the encoding and solver: edge variables with
     binary codes and lazy cycle cuts (the default encodings and the proofs'), a PySAT solver
@@ -257,29 +310,36 @@ def compile_board(key: tuple, board: Board, spec: Spec, rules: Rules, solver: st
 
 
 class Boards:
-    """The compiled boards of a run, by (board, rules, encoding, solver, code bits): a board
-    is compiled the second time a puzzle asks for it (the first is encoded alone, as a
-    single puzzle should be), the least recently used dropped past KEEP_BOARDS or
-    KEEP_CLAUSES."""
+    """The compiled boards of a run (of a block of it), by `board_key`: a board is compiled
+    the COMPILE_AT-th time a puzzle asks for it (the first is encoded alone, as a single
+    puzzle should be), the least recently used dropped past KEEP_BOARDS or KEEP_CLAUSES, and a
+    board whose compiled route costs more than the per-puzzle route (`Costs`) is dropped for
+    good."""
 
     def __init__(self):
         self.boards: OrderedDict[tuple, Compiled] = OrderedDict()
-        self.seen: OrderedDict[tuple, None] = OrderedDict()
+        self.seen: OrderedDict[tuple, int] = OrderedDict()  # times asked
+        self.costs: dict[tuple, Costs] = {}
+        self.lost: set[tuple] = set()  # the boards whose compiled route lost
 
     def get(self, puzzle: Puzzle, spec: Spec, rules: Rules, solver: str, cap: float | None = None
             ) -> Compiled | None:
-        """The puzzle's compiled board, made now if it is asked for the second time (None:
-        the first time, or a board that does not fit, or whose formula's estimate passes the
-        memory cap, MB)."""
-        key = (puzzle.board, rules, spec, solver, code_bits(len(puzzle.colors)))
+        """The puzzle's compiled board, made now if it is asked for the COMPILE_AT-th time
+        (None: before, or a board that does not fit, or whose formula's estimate passes the
+        memory cap, MB, or whose compiled route lost)."""
+        key = board_key(puzzle, spec, rules, solver)
+        if key in self.lost:
+            return None
         found = self.boards.get(key)
         if found is not None:
             self.boards.move_to_end(key)
             return found
-        if key not in self.seen:
-            self.seen[key] = None
-            if len(self.seen) > SEEN_KEYS:
-                self.seen.popitem(last=False)
+        self.seen[key] = asked = self.seen.pop(key, 0) + 1
+        if len(self.seen) > SEEN_KEYS:
+            old = self.seen.popitem(last=False)[0]
+            self.costs.pop(old, None)
+            self.lost.discard(old)
+        if asked < COMPILE_AT:
             return None
         if not fits(spec, rules, puzzle.board, solver) or (
                 cap is not None and (guess := formula_size(puzzle, spec, rules, cap)) is not None
@@ -293,6 +353,26 @@ class Boards:
             release(self.boards.popitem(last=False)[1].sat.solver)
         return found
 
+    def measured(self, key: tuple, compiled: bool, spent: float) -> bool:
+        """Count a puzzle's `cost` on its route; True if the board's compiled route loses
+        from now on (it is dropped, and the board's puzzles go the per-puzzle route)."""
+        costs = self.costs.setdefault(key, Costs())
+        costs.add(compiled, spent)
+        if key in self.lost or not costs.compiled_loses:
+            return False
+        self.lost.add(key)
+        if (board := self.boards.get(key)) is not None:
+            self.drop(board)
+        return True
+
+    def first(self, puzzle: Puzzle, spec: Spec, rules: Rules, solver: str, cap: float | None,
+              stats: dict | None = None, literals: int = 0) -> None:
+        """A run's first puzzle, seen before the boards were imported, and what it cost (if
+        it was solved)."""
+        self.get(puzzle, spec, rules, solver, cap)
+        if stats is not None:
+            self.measured(board_key(puzzle, spec, rules, solver), False, cost(stats, literals))
+
     def drop(self, compiled: Compiled) -> None:
         """Forget a board (a fresh solver next time)."""
         if self.boards.get(compiled.key) is compiled:
@@ -304,6 +384,8 @@ class Boards:
             release(board.sat.solver)
         self.boards.clear()
         self.seen.clear()
+        self.costs.clear()
+        self.lost.clear()
 
 
 BOARDS = Boards()
@@ -447,6 +529,8 @@ def attempt(puzzle: Puzzle, limit: int, spec: Spec, rules: Rules, solver: str, c
         return None
     answer, found, stats, out = search(board, puzzle, limit, rules, trace, deadline, known,
                                        max_conflicts, observe)
+    if BOARDS.measured(board.key, True, cost(stats)):
+        stats["compiled_lost"] = True  # the board's next puzzles go the per-puzzle route
     return answer, found, limit, out, stats
 
 
@@ -498,12 +582,12 @@ def search_on(board: Compiled, puzzle: Puzzle, limit: int, rules: Rules, trace: 
             run.block(board.links.block(model))
     run.retire()
     board.puzzles += 1
+    after = sat.stats()  # before a worn solver is released
     if board.worn:
         BOARDS.drop(board)
         stats["fresh_solver"] = True  # the next puzzle on the board compiles it anew
     if board.unique and limit == 1 and not known:
         stats["uniqueness"] = "uniqueness rule" if rule else "complete"
-    after = sat.stats()
     stats.update({k: v - before.get(k, 0) for k, v in after.items()})
     out_of_budget = run.end is not None and after.get("conflicts", 0) >= run.end
     return answer, found, stats, out_of_budget

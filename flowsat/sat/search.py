@@ -18,6 +18,7 @@ import numpy as np
 
 from flowsat.backend import NO_LIMITS, Limits, Observer
 from flowsat.memory import cap_mb, collector_paused, shown
+from flowsat.parallel import FRESH
 from flowsat.puzzle.model import Paths, Puzzle
 from flowsat.puzzle.rules import DEFAULT_RULES, Rules
 from flowsat.result import Result, UsageError
@@ -58,7 +59,20 @@ def search(puzzle: Puzzle, limit: int, options: SatOptions = DEFAULTS,
     return Search(puzzle, limit, options, rules, limits, known, observe).run()
 
 
-FIRST: list[tuple] = []  # a run's first puzzle, until the compiled boards are imported
+# a run's first puzzle (`compiled.Boards.first`'s arguments: the puzzle, then its cost once
+# solved), until the compiled boards are imported
+FIRST: list[list] = []
+
+
+def forget_boards() -> None:
+    """The compiled boards and the puzzles seen forgotten: a block of puzzles starts afresh
+    (`flowsat.parallel.FRESH`)."""
+    FIRST.clear()
+    if (compiled := sys.modules.get("flowsat.sat.compiled")) is not None:
+        compiled.BOARDS.clear()
+
+
+FRESH.append(forget_boards)
 
 
 class Search:
@@ -102,15 +116,24 @@ class Search:
         puzzle on: a run of one puzzle pays nothing for it (its first puzzle waits in
         `FIRST`, to count as its board's first)."""
         if "flowsat.sat.compiled" not in sys.modules and not FIRST:
-            FIRST.append((self.puzzle, self.spec, self.rules, self.solver, self.cap))
+            FIRST.append([self.puzzle, self.spec, self.rules, self.solver, self.cap])
             return None
         from flowsat.sat import compiled  # here, not at the top: see above
 
         while FIRST:
-            compiled.BOARDS.get(*FIRST.pop())
+            compiled.BOARDS.first(*FIRST.pop())
         return compiled.attempt(self.puzzle, self.limit, self.spec, self.rules, self.solver,
                                 self.cap, trace, self.deadline, self.known,
                                 self.options.max_conflicts, self.observe)
+
+    def measured(self, literals: int) -> None:
+        """The per-puzzle route's cost on a puzzle the compiled route could have answered,
+        for its board's choice of route (`compiled.Boards.measured`)."""
+        if FIRST:  # the run's first puzzle (this one): told with it
+            FIRST[-1] += [self.stats, literals]
+        elif (compiled := sys.modules.get("flowsat.sat.compiled")) is not None:
+            key = compiled.board_key(self.puzzle, self.spec, self.rules, self.solver)
+            compiled.BOARDS.measured(key, False, compiled.cost(self.stats, literals))
 
     def by_deduction(self, forced: Forced) -> Answer:
         """By propagation and the residue formula (or none: a contradiction)."""
@@ -156,6 +179,8 @@ class Search:
         if formula.unique and self.limit == 1 and not self.known:
             stats["route"] = "uniqueness rule" if rule_on else "complete"
         formula.enc.clauses = []  # freed now: the cycle collector would (its names point back)
+        if forced is None and self.compiles:
+            self.measured(built.literals)
         return self.finished(answer, found, out_of_budget)
 
     def solutions(self, formula: Encoding, sat: Oracle | FromScratch | Budget
