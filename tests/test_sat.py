@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import csv
+import multiprocessing
+import threading
 import time
 
 import pytest
@@ -170,6 +172,36 @@ def test_timeout_stops_the_solver(solver):
     took = time.perf_counter() - start
     assert result.status == "timeout" and result.paths is None
     assert took < 2.0
+
+
+TOUCH = Rules(self_touch=True)
+
+
+def watchdogs() -> int:
+    return sum(t.name == "flowsat-watchdog" for t in threading.enumerate())
+
+
+def test_one_watchdog_thread_interrupts_every_solve_and_the_next_solve_runs_whole():
+    for _ in range(3):
+        assert solve(SELF_TOUCH, rules=TOUCH, timeout=60).status == "solved"
+        start = time.perf_counter()
+        assert solve(PARITY, rules=TOUCH, timeout=0.2).status == "timeout"
+        assert time.perf_counter() - start < 2.0
+    assert solve(SELF_TOUCH, rules=TOUCH, timeout=60).status == "solved"
+    assert watchdogs() == 1
+
+
+def test_a_forked_worker_has_its_own_watchdog():
+    solve(SELF_TOUCH, rules=TOUCH, timeout=60)  # the parent's watchdog runs
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        status, took = pool.apply(timed_parity_timeout)
+    assert status == "timeout" and took < 2.0
+
+
+def timed_parity_timeout() -> tuple[str, float]:
+    start = time.perf_counter()
+    status = solve(PARITY, rules=TOUCH, timeout=0.2).status
+    return status, time.perf_counter() - start
 
 
 @needs_shared

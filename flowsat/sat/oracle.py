@@ -16,11 +16,13 @@ runs only without a deadline.
 from __future__ import annotations
 
 import importlib.util
+import os
 import tempfile
 import threading
 import time
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from itertools import repeat
 from pathlib import Path
 
@@ -37,6 +39,52 @@ BUDGETED = frozenset({"cadical103", "cadical153", "cadical195", "cadical300"})
 NOT_INCREMENTAL = frozenset({"kissat404"})
 UNLIMITED = frozenset({"lingeling", "kissat404"})
 SLICE_S = 0.1
+
+
+class Watchdog:
+    """One thread for the whole process that interrupts each solver at its deadline: a timer
+    thread started for each call (as `threading.Timer` does) costs more than solving a small
+    puzzle. The thread starts at the first deadline, in each process (a forked worker too)."""
+
+    def __init__(self) -> None:
+        self.due: dict[int, tuple[float, Solver]] = {}  # a call's number: its deadline, solver
+        self.calls = 0
+        self.wakes_at = float("inf")  # when the thread wakes next, at the latest
+        self.lock = threading.Condition()
+        self.started = False
+
+    @contextmanager
+    def interrupts(self, solver: Solver, deadline: float) -> Iterator[None]:
+        """`solver.interrupt()` at `deadline` if the block is still running then."""
+        with self.lock:
+            self.calls += 1
+            call = self.calls
+            self.due[call] = (deadline, solver)
+            if not self.started:
+                self.started = True
+                threading.Thread(target=self.watch, name="flowsat-watchdog", daemon=True).start()
+            elif deadline < self.wakes_at:
+                self.lock.notify()
+        try:
+            yield
+        finally:
+            with self.lock:
+                self.due.pop(call, None)  # gone already if it was interrupted
+
+    def watch(self) -> None:
+        with self.lock:
+            while True:
+                now = time.perf_counter()
+                for call, (deadline, solver) in list(self.due.items()):
+                    if deadline <= now:
+                        solver.interrupt()
+                        del self.due[call]
+                self.wakes_at = min((d for d, _ in self.due.values()), default=float("inf"))
+                self.lock.wait(None if self.due == {} else self.wakes_at - now)
+
+
+WATCHDOG = Watchdog()
+os.register_at_fork(after_in_child=WATCHDOG.__init__)  # the thread is not forked with it
 
 
 OTHER_SOLVERS = ("pycosat",)
@@ -164,15 +212,12 @@ class Oracle:
         return self._solve_until_interrupted(deadline, assumptions)
 
     def _solve_until_interrupted(self, deadline: float, assumptions: list[int]) -> bool | None:
-        remaining = deadline - time.perf_counter()
-        if remaining <= 0:
+        if deadline <= time.perf_counter():
             return None
-        timer = threading.Timer(remaining, self.solver.interrupt)
-        timer.start()
         try:
-            return self.solver.solve_limited(assumptions, expect_interrupt=True)
+            with WATCHDOG.interrupts(self.solver, deadline):
+                return self.solver.solve_limited(assumptions, expect_interrupt=True)
         finally:
-            timer.cancel()
             self.solver.clear_interrupt()
 
     def _solve_in_slices(self, deadline: float, assumptions: list[int]) -> bool | None:
