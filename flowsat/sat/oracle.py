@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import importlib.util
 import os
-import tempfile
 import threading
 import time
 from collections import deque
@@ -25,14 +24,19 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from itertools import repeat
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pysolvers
 from pysat.solvers import NoSuchSolverError, Solver, SolverNames
 
 from flowsat.deadline import shielded
-from flowsat.process import Finished, command_words, run_program
 from flowsat.result import BackendError, UsageError
-from flowsat.sat.dimacs import full_model, read_answer, write_dimacs
+
+if TYPE_CHECKING:
+    from flowsat.process import Finished
+
+# `External`'s programs, files and DIMACS (`flowsat.process`, `tempfile`, `flowsat.sat.dimacs`)
+# are imported where it uses them: a run of PySAT's solvers needs none of them
 
 SOLVERS = tuple(sorted(name for name in vars(SolverNames) if not name.startswith("_")))
 BUDGETED = frozenset({"cadical103", "cadical153", "cadical195", "cadical300"})
@@ -96,6 +100,8 @@ def solver_name(name: str, timeout: float | None = None) -> str:
     for a solver that cannot run at all (an outside program that is not there) or not with
     a timeout."""
     if name.startswith(EXTERNAL):
+        from flowsat.process import command_words
+
         command_words(name.removeprefix(EXTERNAL), "external solver")
         return name
     if name in OTHER_SOLVERS:
@@ -336,11 +342,18 @@ class External(FromScratch):
     clear answer is the program's error (`BackendError`), naming how it ended."""
 
     def __init__(self, name: str, clauses: list[list[int]]):
+        from flowsat.process import command_words
+
         super().__init__(name, clauses)
         self.argv = command_words(name.removeprefix(EXTERNAL), "external solver")
 
     def run(self, clauses: list[list[int]], deadline: float | None
             ) -> tuple[bool | None, list[int]]:
+        import tempfile
+
+        from flowsat.process import run_program
+        from flowsat.sat.dimacs import write_dimacs
+
         left = None if deadline is None else deadline - time.perf_counter()
         if left is not None and left <= 0:
             return None, []
@@ -365,6 +378,8 @@ class External(FromScratch):
     def answer(self, text: str, done: Finished, clauses: list[list[int]]
                ) -> tuple[bool, list[int]]:
         """The program's clear answer, or a BackendError saying what is wrong with it."""
+        from flowsat.sat.dimacs import full_model, read_answer
+
         try:
             answer, literals = read_answer(text, done.returncode)
         except ValueError as err:
