@@ -13,6 +13,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -22,7 +23,6 @@ from flowsat.parallel import FRESH
 from flowsat.puzzle.model import Paths, Puzzle
 from flowsat.puzzle.rules import DEFAULT_RULES, Rules
 from flowsat.result import Result, UsageError
-from flowsat.sat import residue
 from flowsat.sat.decode import BrokenModel, trace
 from flowsat.sat.deduce import OFF, ON, RESIDUE_SHARE, Propagation, corners_hold, counts, propagated
 from flowsat.sat.encoder import Encoder
@@ -31,6 +31,9 @@ from flowsat.sat.formula import Encoding, cell_count, encode
 from flowsat.sat.options import DEDUCE_FROM, SatOptions
 from flowsat.sat.oracle import FromScratch, Oracle, open_oracle, solver_name
 from flowsat.sat.spec import load_spec
+
+if TYPE_CHECKING:  # imported where used: only propagation on large boards needs it
+    from flowsat.sat import residue
 
 Answer = tuple[Result, list[Paths]]  # a search's result and the solutions it found
 DEFAULTS = SatOptions()
@@ -142,6 +145,8 @@ class Search:
         budget = None if self.options.max_conflicts is None else self.budgeted
         answer, found = False, []
         if forced.propagation is not None:
+            from flowsat.sat import residue
+
             answer, found = residue.search(forced.propagation, forced.residue, self.limit,
                                            self.solver, self.deadline, self.stats,
                                            list(self.known), budget)
@@ -265,6 +270,8 @@ def first_deduce(puzzle: Puzzle, rules: Rules, deadline: float | None = None) ->
     if p is not None:
         state = np.frombuffer(p.state, dtype=np.uint8)
         if counts(state)["undecided"] <= RESIDUE_SHARE * len(state):
+            from flowsat.sat import residue
+
             try:
                 res = residue.residue(p)
             except residue.NoSolution:
