@@ -3,7 +3,7 @@ linked cells no path reaches are the cycles the search cuts."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 from weakref import WeakKeyDictionary
 
 import numpy as np
@@ -16,8 +16,7 @@ class BrokenModel(AssertionError):
     """A model whose links do not form paths from the dots: a bug in an encoding."""
 
 
-@dataclass
-class Traced:
+class Traced(NamedTuple):
     """A model's links read back: the paths from each color's first dot (a bridge's pass as
     its cell), the cycles (nodes, each in order along it: the linked nodes no path reaches),
     and the paths' nodes, one path after another, with each path's length."""
@@ -35,8 +34,7 @@ class Traced:
         return color
 
 
-@dataclass(frozen=True)
-class Needs:
+class Needs(NamedTuple):
     """What the links of a model must give each node of an encoder (made once per encoder):
     its number of links (a dot one, another cell two, a hole none), and `size` at a dot,
     where a node's sum of neighbors takes the end of the walk as its other one; with cells

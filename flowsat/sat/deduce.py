@@ -32,7 +32,7 @@ lists (one visit per change near a node), not in rounds over the whole board.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -52,8 +52,7 @@ BULK_FROM = 10_000  # nodes: boards from this size start with numpy rounds (`bul
 CLOCK_EVERY = 1024  # visits between two looks at the deadline
 
 
-@dataclass
-class Deduced:
+class Deduced(NamedTuple):
     """Each link's state (`UNDECIDED`, `ON`, `OFF`, in the order of the encoder's edges), or
     None when the board has no solution."""
 

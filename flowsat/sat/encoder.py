@@ -239,8 +239,8 @@ class Keys(Sequence):
         return self.key(t)
 
 
-@dataclass(frozen=True)
-class Graph:
+@dataclass(frozen=True, eq=False, repr=False)  # one a board (`graph`): by identity; its
+class Graph:  # arrays' eq and repr are worth less than their making (2 M instructions a start)
     """What the encoder derives from a board alone (its nodes, edges and neighbors, as lists
     and arrays), made once per board and shared, read only, by every puzzle on it."""
 

@@ -5,8 +5,9 @@ times the puzzle's free cells."""
 
 from __future__ import annotations
 
-from dataclasses import astuple, dataclass, replace
+from dataclasses import replace
 from functools import cache
+from typing import NamedTuple
 
 from flowsat.puzzle.model import EMPTY, Puzzle
 from flowsat.puzzle.rules import Rules
@@ -29,8 +30,7 @@ BOUND_COLORS = 16
 FAR_BELOW = 4
 
 
-@dataclass(frozen=True)
-class Size:
+class Size(NamedTuple):
     """A formula's counts, exact or estimated."""
 
     variables: int
@@ -86,7 +86,7 @@ def scaled(puzzle: Puzzle, spec: Spec, rules: Rules, colors: int) -> Size:
 def measured(spec: Spec, colors: int, rules: Rules
              ) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The counts of the two probes' formulas (once per encoding, colors and rule)."""
-    return tuple(astuple(size_of(encode(probe(colors, rows), spec, rules)))
+    return tuple(tuple(size_of(encode(probe(colors, rows), spec, rules)))
                  for rows in PROBE_FREE_ROWS)
 
 

@@ -15,8 +15,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from flowsat.options import Bounds
 
@@ -34,9 +33,9 @@ BOTH, FILL_ALL, ALLOW_EMPTY = frozenset(FILLS), frozenset(FILLS[:1]), frozenset(
 Check = Callable[[Any], Callable[[Any], bool]]
 
 
-@dataclass(frozen=True)
-class Switch:
-    """One switch: its name, what it does, where it is on, and (a check) what it prunes."""
+class Switch(NamedTuple):
+    """One switch: its name, what it does, where it is on, and (a check) what it prunes (a
+    named tuple: a frozen dataclass of ten fields costs every start some 6 M instructions)."""
 
     name: str  # the option's name: `solve(..., name=value)`, `config` in JSON, `--no-name`
     help: str  # what it does when on, for `--help` and the tables of docs/search.md
