@@ -68,6 +68,10 @@ def resolved(options: Any) -> None:
             object.__setattr__(options, name, value)
 
 
+OPTIONS_DOC = """What the search does besides the rules and the limits: the preset
+(default `full`), a field for every switch of the registry (None when made: the preset's
+value), and the rest. A switch that is on in a preset is turned off by its `--no-...` flag."""
+
 SearchOptions = make_dataclass("SearchOptions", [
     ("preset", str, option(PRESET_TEXT, default=DEFAULT_PRESET)),
     ("problem", str, option(PROBLEM_TEXT, choices=PROBLEMS, default="auto")),
@@ -78,11 +82,9 @@ SearchOptions = make_dataclass("SearchOptions", [
                                  "fixed.")),
     ("max_nodes", int | None, option("stop after this many expanded states (exit 3).",
                                      bounds=MAX_NODES)),
-], frozen=True, namespace={"__post_init__": resolved})
+], frozen=True, namespace={"__post_init__": resolved, "__doc__": OPTIONS_DOC})  # (made
+# without a docstring, a dataclass writes one from its signature: 1 M instructions a start)
 SearchOptions.__module__ = __name__
-SearchOptions.__doc__ = """What the search does besides the rules and the limits: the preset
-(default `full`), a field for every switch of the registry (None when made: the preset's
-value), and the rest. A switch that is on in a preset is turned off by its `--no-...` flag."""
 
 
 def for_kinds(options: SearchOptions, kinds: frozenset[str], fill_all: bool) -> SearchOptions:
