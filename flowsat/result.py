@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -59,6 +58,8 @@ def record_json(record: dict[str, Any]) -> str:
     """A record as one line of JSON, the text of `json.dumps(record, separators=(",", ":"))`,
     its paths, from `ARRAYS_FROM` cells, written with each number's text made once (a million
     cells in a tenth of a second: json writes each number)."""
+    import json  # here: only JSON output needs it, and every run imports this module
+
     if not record.get("paths"):
         return json.dumps(record, separators=(",", ":"))
     if sum(map(len, record["paths"].values())) < ARRAYS_FROM:  # a path may be a `CellPath`

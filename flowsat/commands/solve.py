@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import importlib
 import inspect
-import json
 import os
 import sys
 from collections import Counter
@@ -253,5 +252,7 @@ def check_animation(animate: bool, animate_options: bool, fmt: SolveFormat,
 def report_error(err: PuzzleError, fmt: SolveFormat, backend: str, rules: Rules) -> None:
     typer.echo(str(err), err=True)
     if fmt is SolveFormat.json:
+        import json  # (JSON output only)
+
         typer.echo(json.dumps(error_record(err.file, err.index, str(err), backend, rules),
                               separators=(",", ":")))
