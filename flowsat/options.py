@@ -13,8 +13,8 @@ and choices as metadata: `flowsat solve`'s options are made from them.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, fields
-from typing import Any
+from dataclasses import field, fields
+from typing import Any, NamedTuple
 
 from flowsat.result import UsageError
 
@@ -22,8 +22,7 @@ WEEK_S = 7 * 24 * 3600
 TEXT_TIMEOUT_S = 60.0  # `flowsat solve`'s timeout a puzzle for text output (JSON: none)
 
 
-@dataclass(frozen=True)
-class Bounds:
+class Bounds(NamedTuple):
     """The values an option may take: a finite number from `low` to `high`."""
 
     low: float
