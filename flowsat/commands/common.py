@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator
 from contextlib import closing, contextmanager
-from enum import StrEnum
 from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, NoReturn, TypeVar
@@ -105,11 +104,6 @@ AllowSelfTouch = Annotated[bool, typer.Option(
 
 AllowEmpty = Annotated[bool, typer.Option(
     "--allow-empty", help="Let cells stay empty (Nikoli-style Numberlink).")]
-
-
-class Format(StrEnum):
-    text = "text"
-    json = "json"
 
 
 T = TypeVar("T")

@@ -15,7 +15,6 @@ from flowsat.commands.common import (
     EXIT,
     AllowSelfTouch,
     Cluster,
-    Format,
     Jobs,
     MaxCells,
     a_folder,
@@ -46,6 +45,12 @@ checker, a bug)."""
 
 GeneratedFormat = StrEnum("GeneratedFormat", {name: name for name in WRITABLE})
 Shape = StrEnum("Shape", {name: name for name in ("random", *SHAPES)})
+
+
+class Format(StrEnum):
+    text = "text"
+    json = "json"
+
 SHAPED_OPTIONS = {"size", "shape", "fmt", "quiet"}  # what a spiral board takes
 
 
