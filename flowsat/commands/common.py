@@ -53,7 +53,11 @@ def bounded(bounds: Bounds) -> Callable[..., object]:
         except UsageError as err:
             raise typer.BadParameter(str(err).split(": ", 1)[1]) from None
 
-    return check
+    check.__annotations__ = CHECK_TYPES  # objects: typer would compile and eval the strings
+    return check  # of each callback at every start (a sixth of building `solve`'s options)
+
+
+CHECK_TYPES = {"param": typer.CallbackParam, "value": object, "return": object}
 
 
 def a_folder(value: Path | None) -> Path | None:
