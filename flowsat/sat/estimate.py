@@ -5,7 +5,6 @@ times the puzzle's free cells."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import cache
 from typing import NamedTuple
 
@@ -51,7 +50,7 @@ def formula_size(puzzle: Puzzle, spec: Spec, rules: Rules, cap: float | None = N
     them all). With `cap` (MB), None too when a rough estimate from the probes of more colors
     (`BOUND_COLORS`: few probes serve all the puzzles of a file) is far below it."""
     if spec.touch == "lazy":
-        spec = replace(spec, touch="eager")
+        spec = spec._replace(touch="eager")
     colors, cells = len(puzzle.colors), cell_count(puzzle)
     if cells <= WORTH_IT * PROBE_WIDTH * (1 + PROBE_FREE_ROWS[-1]):  # the least a large
         return None  # probe can have (a row of dots): no need to make the probes to know
@@ -72,7 +71,7 @@ def scaled(puzzle: Puzzle, spec: Spec, rules: Rules, colors: int) -> Size:
     small, large = (probe(colors, rows) for rows in PROBE_FREE_ROWS)
     per_cell = ((cells - 2 * len(puzzle.colors) - free_cells(small))
                 / (free_cells(large) - free_cells(small)))
-    lazy = replace(spec, cycles="lazy") if spec.cycles == "order" else spec
+    lazy = spec._replace(cycles="lazy") if spec.cycles == "order" else spec
     a, b = measured(lazy, colors, rules)
     counts = [x + (y - x) * per_cell for x, y in zip(a, b, strict=True)]
     if spec.cycles == "order":

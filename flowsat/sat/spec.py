@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass, fields, replace
 from functools import cache
 from pathlib import Path
+from typing import NamedTuple
 
 from flowsat.puzzle.formats import PuzzleError, read_text
 from flowsat.result import UsageError
@@ -24,9 +24,9 @@ CHOICES = {
 }
 
 
-@dataclass(frozen=True)
-class Spec:
-    """One named encoding: what it chooses for each family, and why (in its file)."""
+class Spec(NamedTuple):
+    """One named encoding: what it chooses for each family, and why (in its file). (A named
+    tuple: a frozen dataclass of its twelve fields costs every start some 6 M instructions.)"""
 
     name: str
     summary: str
@@ -84,7 +84,7 @@ def load_spec(name: str) -> Spec:
             raise UsageError(f"encoding {name!r}: {family} = {value!r}; choose from "
                              f"{', '.join(str(o).lower() for o in options)}")
         values[family] = choice
-    spec = replace(spec, name=f"{spec.name}+" + "+".join(changes), **values)
+    spec = spec._replace(name=f"{spec.name}+" + "+".join(changes), **values)
     if spec.problem():
         raise UsageError(f"encoding {name!r}: {spec.problem()}")
     return spec
@@ -107,13 +107,13 @@ def read_spec(path: Path) -> Spec:
         raise UsageError(f"{err.file}: cannot read the encoding spec: {err.message}") from None
     except tomllib.TOMLDecodeError as err:
         raise UsageError(f"{path}: cannot read the encoding spec: {err}") from None
-    known = {f.name for f in fields(Spec)}
+    known = set(Spec._fields)
     unknown = sorted(set(data) - known)
     if unknown:
         raise UsageError(f"{path}: unknown key {unknown[0]!r}; keys are {', '.join(sorted(known))}")
     data.setdefault("name", path.stem)
     for family, options in CHOICES.items():
-        value = data.get(family, getattr(Spec, family, None))
+        value = data.get(family, Spec._field_defaults.get(family))
         if value is None:
             raise UsageError(f"{path}: no {family} = ...; choose from {', '.join(options)}")
         if value not in options:
