@@ -52,7 +52,7 @@ def choices(config: dict[str, Any]) -> dict[str, Any]:
     from flowsat.sat.options import SatOptions
 
     options = {**asdict(SatOptions()), **config["options"]}  # a plan may leave defaults out
-    spec = asdict(load_spec(options["encoding"]))
+    spec = load_spec(options["encoding"])._asdict()
     return {**{f: spec[f] for f in FAMILIES}, "solver": options["solver"],
             FIRST: options.get("deduce") or "auto"}
 
