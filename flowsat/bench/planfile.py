@@ -19,7 +19,7 @@ import re
 import shlex
 import sys
 import tomllib
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -177,7 +177,7 @@ def plan_set(plan: str, index: int, given: dict[str, Any], rules: dict[str, bool
 
 def checked_rules(plan: str, where: str, given: Any) -> dict[str, bool]:
     """Rules as a table of switches (`self_touch`, `fill_all`), each true or false."""
-    known = {f.name for f in fields(Rules)}
+    known = set(Rules._fields)
     if not isinstance(given, dict):
         raise UsageError(f"{plan}: {where}: rules is a table, e.g. {{ self_touch = true }}")
     unknown(plan, f"{where}: rules", given, known)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
-from dataclasses import fields, replace
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
@@ -77,7 +77,7 @@ def solve(puzzle: Puzzle, options: SearchOptions, rules: Rules, limits: Limits,
             if max_nodes is not None:
                 budget = min(budget, max_nodes - stats.get("nodes", 0))
             problem = FlowProblem(board, starts, goals, priority, options,
-                                  replace(rules, fill_all=fill_all),
+                                  rules._replace(fill_all=fill_all),
                                   user_order=bool(options.order), hint=hinted)
             outcome = best_first(problem, max_nodes=budget,
                                  on_expand=observer(observe, letters, problem), **held)
