@@ -45,13 +45,12 @@ checker, a bug)."""
 
 GeneratedFormat = StrEnum("GeneratedFormat", {name: name for name in WRITABLE})
 Shape = StrEnum("Shape", {name: name for name in ("random", *SHAPES)})
+SHAPED_OPTIONS = {"size", "shape", "fmt", "quiet"}  # what a spiral board takes
 
 
 class Format(StrEnum):
     text = "text"
     json = "json"
-
-SHAPED_OPTIONS = {"size", "shape", "fmt", "quiet"}  # what a spiral board takes
 
 
 def density_option(name: str) -> object:
