@@ -14,6 +14,8 @@ from flowsat.puzzle.board import Board
 from flowsat.puzzle.model import EMPTY, Puzzle
 from flowsat.puzzle.rules import Rules
 from flowsat.sat import compiled
+from flowsat.sat.compiled import compile_board
+from flowsat.sat.search import forget_boards
 from flowsat.solve import solve
 from flowsat.unique import check_unique
 from tests.conftest import sat_search as search
@@ -267,3 +269,52 @@ def test_the_costs_compare_the_routes_on_average():
     assert compiled.cost(stats, 10) == (100 * compiled.PER_PROPAGATION
                                         + 10 * compiled.PER_LITERAL
                                         + 100 * compiled.PER_MODEL_VARIABLE)
+
+
+def block_of(pack: list[Puzzle], rules: Rules) -> list[tuple]:
+    """A block's answers (`flowsat.parallel`: its boards forgotten first), their stats but
+    the times: one solution, two (a selector variable each) and, known the first, a proof."""
+    forget_boards()
+    found = []
+    for puzzle in pack:
+        for limit in (1, 2):
+            result, paths = search(puzzle, limit, rules=rules)
+            found.append((result.status, paths, untimed(result.stats)))
+        if paths:
+            result, _ = search(puzzle, 1, rules=rules, known=paths[:1])
+            found.append((result.status, untimed(result.stats)))
+    return found
+
+
+def untimed(stats: dict) -> dict:
+    return {k: v for k, v in stats.items() if not k.endswith("_s")}
+
+
+@pytest.mark.parametrize("rules", RULES[:3], ids=str)
+def test_a_board_kept_from_an_earlier_block_answers_as_one_compiled_anew(rules, monkeypatch):
+    """A later block loads the board compiled in an earlier one (`compiled.FORMULAS`) into a
+    fresh solver: the same answers and stats, solver counters and variables alike, as a
+    process that compiles it for the first time (a worker of `--jobs 2`)."""
+    made = []
+    monkeypatch.setattr(compiled, "compile_board", lambda *a: made.append(a) or compile_board(*a))
+    pack = plain_pack(6, 8, rules, seed=5)
+    compiled.FORMULAS.clear()
+    anew = block_of(pack, rules)
+    assert made and any(s[-1].get("route") == "compiled" for s in anew)
+    block_of(plain_pack(6, 8, rules, seed=6), rules)  # another block, on the same boards
+    compiles = len(made)
+    assert block_of(pack, rules) == anew and len(made) == compiles  # none compiled again
+
+
+def test_a_kept_board_is_as_compiled_whatever_its_solvers_did():
+    """What a compiled board's puzzles change (variables made for selectors and differ
+    bits, touch clauses stated) is changed in the solver's copy, not in the kept formula."""
+    pack = plain_pack(6, 6, Rules(), seed=5)
+    statuses(pack, Rules(), fresh=False)
+    for puzzle in pack[:3]:
+        search(puzzle, 3)
+    board = next(iter(compiled.BOARDS.boards.values()))
+    formula = compiled.FORMULAS.formulas[board.key]
+    assert board.enc.top > formula.enc.top == formula.size.variables
+    assert len(formula.enc.blocks) < len(board.enc.blocks)
+    assert formula.enc.clauses == [] and not len(formula.cells.diff_keys)

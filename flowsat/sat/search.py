@@ -65,8 +65,8 @@ FIRST: list[list] = []
 
 
 def forget_boards() -> None:
-    """The compiled boards and the puzzles seen forgotten: a block of puzzles starts afresh
-    (`flowsat.parallel.FRESH`)."""
+    """The compiled boards' solvers and the puzzles seen forgotten: a block of puzzles starts
+    afresh (`flowsat.parallel.FRESH`; the boards' formulas stay: `compiled.FORMULAS`)."""
     FIRST.clear()
     if (compiled := sys.modules.get("flowsat.sat.compiled")) is not None:
         compiled.BOARDS.clear()
