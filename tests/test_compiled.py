@@ -318,3 +318,21 @@ def test_a_kept_board_is_as_compiled_whatever_its_solvers_did():
     assert board.enc.top > formula.enc.top == formula.size.variables
     assert len(formula.enc.blocks) < len(board.enc.blocks)
     assert formula.enc.clauses == [] and not len(formula.cells.diff_keys)
+
+
+def test_the_formulas_kept_stay_within_the_board_count_and_the_memory_cap(monkeypatch):
+    """The least recently used formula goes first past KEEP_BOARDS; none is kept that would
+    take more than KEEP_SHARE of the memory cap (its board is still solved)."""
+    monkeypatch.setattr(compiled, "KEEP_BOARDS", 2)
+    compiled.FORMULAS.clear()
+    packs = [plain_pack(size, 3, Rules(), seed=3) for size in (5, 6, 7)]
+    for pack in packs:
+        statuses(pack, Rules(), fresh=False)
+    kept = [key[0].width for key in compiled.FORMULAS.formulas]
+    assert kept == [6, 7]
+    key = next(iter(compiled.FORMULAS.formulas))
+    formula = compiled.FORMULAS.formulas[key]
+    cap = formula.size.mb / compiled.KEEP_SHARE / 2
+    board = compiled.FORMULAS.solver(key, key[0], key[2], key[1], key[3], cap)
+    assert board.size == formula.size and key not in compiled.FORMULAS.formulas
+    compiled.release(board.sat.solver)

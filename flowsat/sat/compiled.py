@@ -28,7 +28,7 @@ is the same whatever `--jobs` is.
 
 A block starts with fresh solvers (no learned clause, no cut: `Boards`), but the formula a
 board compiles to depends on the board alone: it is compiled once in a process (`Formulas`)
-and each block loads its clauses into a new solver, a tenth of the compile's cost. What the
+and each block loads its clauses into a new solver. What the
 cache holds never shows in an answer: a block decides its routes as if it held nothing.
 """
 
@@ -40,7 +40,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from itertools import chain, pairwise
+from itertools import pairwise
 
 import numpy as np
 
@@ -60,6 +60,7 @@ from flowsat.sat.spec import Spec
 COMPILE_UP_TO = 5_000  # nodes: larger boards are encoded per puzzle (their solve dominates)
 KEEP_BOARDS = 8  # compiled boards kept at once (the least recently used dropped), on solvers
 KEEP_CLAUSES = 2_000_000  # and their clauses in all, at most (and so the formulas kept)
+KEEP_SHARE = 0.125  # and the formulas kept (`Formulas`), of the memory cap (`Size.mb`), at most
 # A fresh solver once the kept cuts and touch clauses outnumber the formula's clauses, or the
 # variables made since (differ bits, each search's selector for blocked solutions: every
 # model read is a list of all variables) pass this share of the formula's: reading a 9x9
@@ -260,16 +261,16 @@ def fits(spec: Spec, rules: Rules, board: Board, solver: str) -> bool:
 
 @dataclass
 class Formula:
-    """A board as compiled (see the module docstring), before any puzzle: its clauses (as
-    `Clauses`), the encoder's state with the variables numbered so far, the uniqueness
-    switch. It depends on its key alone, never on the puzzles solved before: kept across
-    blocks (`FORMULAS`), a fresh solver is made from it (`loaded`) as from a new compile."""
+    """A board as compiled (see the module docstring), before any puzzle: its clauses, the
+    encoder's state with the variables numbered so far, the uniqueness switch. It depends on
+    its key alone, never on the puzzles solved before: kept across blocks (`FORMULAS`), a
+    fresh solver is made from it (`loaded`) as from a new compile."""
 
     key: tuple
     enc: Encoder
     links: BoardEdges
     cells: BoardCodes
-    clauses: Clauses
+    clauses: list[list[int]]  # (read, never changed)
     unique: int  # the uniqueness switch (0: none)
     lazy_touch: bool
     size: Size
@@ -277,23 +278,6 @@ class Formula:
     @cached_property
     def tables(self) -> Tables:
         return tables(self)
-
-
-class Clauses:
-    """Clauses kept compact (a tenth of their lists' memory): every literal in one int32
-    array, and where each clause ends."""
-
-    def __init__(self, clauses: list[list[int]]):
-        self.literals = np.fromiter(chain.from_iterable(clauses), np.int32)
-        self.ends = np.cumsum(np.fromiter(map(len, clauses), np.int64, len(clauses)))
-
-    def __len__(self) -> int:
-        return len(self.ends)
-
-    def lists(self) -> list[list[int]]:
-        """The clauses as lists, in their order."""
-        literals, ends = self.literals.tolist(), self.ends.tolist()
-        return list(map(literals.__getitem__, map(slice, [0, *ends], ends)))
 
 
 @dataclass
@@ -341,7 +325,7 @@ def compile_board(key: tuple, board: Board, spec: Spec, rules: Rules, nbits: int
         if corners_written(enc):
             enc.clauses += corner_rows(enc, links, switch)
     size = Size(enc.top, len(enc.clauses), sum(map(len, enc.clauses)))
-    clauses, enc.clauses = Clauses(enc.clauses), []
+    clauses, enc.clauses = enc.clauses, []
     return Formula(key, enc, links, cells, clauses, switch, lazy_touch, size)
 
 
@@ -355,7 +339,7 @@ def loaded(formula: Formula, solver: str, start: float) -> Compiled:
     cells.enc, cells.equals, cells.joined = enc, {}, []
     links = copy.copy(formula.links)
     links.enc = enc
-    sat = Oracle(solver, formula.clauses.lists())
+    sat = Oracle(solver, formula.clauses)
     sat.clauses = []  # in the solver now
     return Compiled(formula.key, enc, links, cells, sat, formula.unique, formula.lazy_touch,
                     formula.size.clauses, formula.size, time.perf_counter() - start,
@@ -364,24 +348,30 @@ def loaded(formula: Formula, solver: str, start: float) -> Compiled:
 
 class Formulas:
     """The boards compiled in this process, by `board_key`, kept across blocks (a block
-    loads them into fresh solvers): the least recently used dropped past KEEP_BOARDS or
-    KEEP_CLAUSES."""
+    loads them into fresh solvers): the least recently used dropped past KEEP_BOARDS, or
+    KEEP_CLAUSES, or KEEP_SHARE of the memory cap."""
 
     def __init__(self):
         self.formulas: OrderedDict[tuple, Formula] = OrderedDict()
 
-    def solver(self, key: tuple, board: Board, spec: Spec, rules: Rules, solver: str
-               ) -> Compiled:
+    def solver(self, key: tuple, board: Board, spec: Spec, rules: Rules, solver: str,
+               cap: float | None = None) -> Compiled:
         """A fresh solver for the board, compiled now if it is not kept."""
         start = time.perf_counter()
-        formula = self.formulas.get(key)
-        if formula is None:
-            formula = self.formulas[key] = compile_board(key, board, spec, rules, key[-1])
-            while len(self.formulas) > KEEP_BOARDS or (len(self.formulas) > 1 and sum(
-                    len(f.clauses) for f in self.formulas.values()) > KEEP_CLAUSES):
-                self.formulas.popitem(last=False)
-        self.formulas.move_to_end(key)
+        formula = self.formulas.pop(key, None) or compile_board(key, board, spec, rules,
+                                                                key[-1])
+        self.formulas[key] = formula  # the most recently used last
+        self.keep(cap)
         return loaded(formula, solver, start)
+
+    def keep(self, cap: float | None) -> None:
+        """The least recently used dropped until the rest fit."""
+        room = float("inf") if cap is None else KEEP_SHARE * cap
+        while self.formulas and (
+                len(self.formulas) > KEEP_BOARDS
+                or sum(len(f.clauses) for f in self.formulas.values()) > KEEP_CLAUSES
+                or sum(f.size.mb for f in self.formulas.values()) > room):
+            self.formulas.popitem(last=False)
 
     def clear(self) -> None:
         self.formulas.clear()
@@ -426,7 +416,7 @@ class Boards:
                 cap is not None and (guess := formula_size(puzzle, spec, rules, cap)) is not None
                 and guess.mb > cap):
             return None
-        found = self.boards[key] = FORMULAS.solver(key, puzzle.board, spec, rules, solver)
+        found = self.boards[key] = FORMULAS.solver(key, puzzle.board, spec, rules, solver, cap)
         while len(self.boards) > KEEP_BOARDS or (
                 len(self.boards) > 1 and sum(b.clauses for b in self.boards.values())
                 > KEEP_CLAUSES):
