@@ -306,9 +306,22 @@ def test_a_board_kept_from_an_earlier_block_answers_as_one_compiled_anew(rules, 
     assert block_of(pack, rules) == anew and len(made) == compiles  # none compiled again
 
 
-def test_a_kept_board_is_as_compiled_whatever_its_solvers_did():
+def test_formulas_are_kept_from_a_process_second_block_on(monkeypatch):
+    """A run of one block keeps no formula (the cycle collector would go over its clauses for
+    nothing); from a second block on, its boards' formulas are kept."""
+    monkeypatch.setattr(compiled.FORMULAS, "keeping", False)
+    compiled.FORMULAS.clear()
+    pack = plain_pack(6, 4, Rules(), seed=5)
+    first = statuses(pack, Rules(), fresh=False)
+    assert ("solved", "compiled") in first and not compiled.FORMULAS.formulas
+    forget_boards()
+    assert statuses(pack, Rules(), fresh=False) == first and compiled.FORMULAS.formulas
+
+
+def test_a_kept_board_is_as_compiled_whatever_its_solvers_did(monkeypatch):
     """What a compiled board's puzzles change (variables made for selectors and differ
     bits, touch clauses stated) is changed in the solver's copy, not in the kept formula."""
+    monkeypatch.setattr(compiled.FORMULAS, "keeping", True)
     pack = plain_pack(6, 6, Rules(), seed=5)
     statuses(pack, Rules(), fresh=False)
     for puzzle in pack[:3]:
@@ -324,6 +337,7 @@ def test_the_formulas_kept_stay_within_the_board_count_and_the_memory_cap(monkey
     """The least recently used formula goes first past KEEP_BOARDS; none is kept that would
     take more than KEEP_SHARE of the memory cap (its board is still solved)."""
     monkeypatch.setattr(compiled, "KEEP_BOARDS", 2)
+    monkeypatch.setattr(compiled.FORMULAS, "keeping", True)
     compiled.FORMULAS.clear()
     packs = [plain_pack(size, 3, Rules(), seed=3) for size in (5, 6, 7)]
     for pack in packs:

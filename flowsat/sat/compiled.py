@@ -348,11 +348,15 @@ def loaded(formula: Formula, solver: str, start: float) -> Compiled:
 
 class Formulas:
     """The boards compiled in this process, by `board_key`, kept across blocks (a block
-    loads them into fresh solvers): the least recently used dropped past KEEP_BOARDS, or
-    KEEP_CLAUSES, or KEEP_SHARE of the memory cap."""
+    loads them into fresh solvers) once `keeping`: from a process's second block on (kept
+    clauses are long-lived lists, which the cycle collector goes over now and then: a run
+    of one block, as the 2016 set, would pay for them and never use them). The least
+    recently used is dropped past KEEP_BOARDS, or KEEP_CLAUSES, or KEEP_SHARE of the memory
+    cap."""
 
     def __init__(self):
         self.formulas: OrderedDict[tuple, Formula] = OrderedDict()
+        self.keeping = False
 
     def solver(self, key: tuple, board: Board, spec: Spec, rules: Rules, solver: str,
                cap: float | None = None) -> Compiled:
@@ -360,8 +364,9 @@ class Formulas:
         start = time.perf_counter()
         formula = self.formulas.pop(key, None) or compile_board(key, board, spec, rules,
                                                                 key[-1])
-        self.formulas[key] = formula  # the most recently used last
-        self.keep(cap)
+        if self.keeping:
+            self.formulas[key] = formula  # the most recently used last
+            self.keep(cap)
         return loaded(formula, solver, start)
 
     def keep(self, cap: float | None) -> None:
