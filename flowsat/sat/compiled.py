@@ -27,9 +27,9 @@ every machine, so that the choice, made from the puzzles of a block only (`flows
 is the same whatever `--jobs` is.
 
 A block starts with fresh solvers (no learned clause, no cut: `Boards`), but the formula a
-board compiles to depends on the board alone: it is compiled once in a process (`Formulas`)
-and each block loads its clauses into a new solver. What the
-cache holds never shows in an answer: a block decides its routes as if it held nothing.
+board compiles to depends on the board alone: kept in the process (`Formulas`), it is loaded
+into a new solver by the later blocks, not compiled again. What is kept never shows in an
+answer: a block decides its routes as if nothing were.
 """
 
 from __future__ import annotations
@@ -301,7 +301,7 @@ class Compiled:
 
     @property
     def variables(self) -> int:
-        """The formula's variables (those made later: selectors, differ bits)."""
+        """The formula's variables (not those its puzzles made since: selectors, differ bits)."""
         return self.size.variables
 
     @property
