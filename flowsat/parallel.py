@@ -35,9 +35,10 @@ if TYPE_CHECKING:
 # A worker pays off from this many items each: below, forking and the compiled boards made
 # again in every worker cost more than the items save (see docs/solving.md, --jobs).
 MIN_ITEMS_A_WORKER = 8
-# Items a block (see the module docstring): each block compiles its boards anew (some 30 M
-# instructions a block on packs of 7x7 and 9x9 boards, docs/performance.md) and is handed out
-# whole, so that fewer blocks than workers leave workers idle
+# Items a block (see the module docstring): each block starts its boards on fresh solvers
+# (some 23 M instructions a block on packs of 5x5 to 9x9 boards, callgrind; their formulas
+# are kept: sat.compiled.FORMULAS) and is handed out whole, so that fewer blocks than workers
+# leave workers idle
 BLOCK = 64
 STOP_GRACE = 1.0  # seconds a worker has to end after SIGTERM
 FRESH: list[Callable[[], None]] = []  # what forgets the state kept between items, at a block

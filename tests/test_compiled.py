@@ -14,6 +14,8 @@ from flowsat.puzzle.board import Board
 from flowsat.puzzle.model import EMPTY, Puzzle
 from flowsat.puzzle.rules import Rules
 from flowsat.sat import compiled
+from flowsat.sat.compiled import compile_board
+from flowsat.sat.search import forget_boards
 from flowsat.solve import solve
 from flowsat.unique import check_unique
 from tests.conftest import sat_search as search
@@ -267,3 +269,84 @@ def test_the_costs_compare_the_routes_on_average():
     assert compiled.cost(stats, 10) == (100 * compiled.PER_PROPAGATION
                                         + 10 * compiled.PER_LITERAL
                                         + 100 * compiled.PER_MODEL_VARIABLE)
+
+
+def block_of(pack: list[Puzzle], rules: Rules) -> list[tuple]:
+    """A block's answers (`flowsat.parallel`: its boards forgotten first), their stats but
+    the times: one solution, two (a selector variable each) and, known the first, a proof."""
+    forget_boards()
+    found = []
+    for puzzle in pack:
+        for limit in (1, 2):
+            result, paths = search(puzzle, limit, rules=rules)
+            found.append((result.status, paths, untimed(result.stats)))
+        if paths:
+            result, _ = search(puzzle, 1, rules=rules, known=paths[:1])
+            found.append((result.status, untimed(result.stats)))
+    return found
+
+
+def untimed(stats: dict) -> dict:
+    return {k: v for k, v in stats.items() if not k.endswith("_s")}
+
+
+@pytest.mark.parametrize("rules", RULES[:3], ids=str)
+def test_a_board_kept_from_an_earlier_block_answers_as_one_compiled_anew(rules, monkeypatch):
+    """A later block loads the board compiled in an earlier one (`compiled.FORMULAS`) into a
+    fresh solver: the same answers and stats, solver counters and variables alike, as a
+    process that compiles it for the first time (a worker of `--jobs 2`)."""
+    made = []
+    monkeypatch.setattr(compiled, "compile_board", lambda *a: made.append(a) or compile_board(*a))
+    pack = plain_pack(6, 8, rules, seed=5)
+    compiled.FORMULAS.clear()
+    anew = block_of(pack, rules)
+    assert made and any(s[-1].get("route") == "compiled" for s in anew)
+    block_of(plain_pack(6, 8, rules, seed=6), rules)  # another block, on the same boards
+    compiles = len(made)
+    assert block_of(pack, rules) == anew and len(made) == compiles  # none compiled again
+
+
+def test_formulas_are_kept_from_a_process_second_block_on(monkeypatch):
+    """A run of one block keeps no formula (the cycle collector would go over its clauses for
+    nothing); from a second block on, its boards' formulas are kept."""
+    monkeypatch.setattr(compiled.FORMULAS, "keeping", False)
+    compiled.FORMULAS.clear()
+    pack = plain_pack(6, 4, Rules(), seed=5)
+    first = statuses(pack, Rules(), fresh=False)
+    assert ("solved", "compiled") in first and not compiled.FORMULAS.formulas
+    forget_boards()
+    assert statuses(pack, Rules(), fresh=False) == first and compiled.FORMULAS.formulas
+
+
+def test_a_kept_board_is_as_compiled_whatever_its_solvers_did(monkeypatch):
+    """What a compiled board's puzzles change (variables made for selectors and differ
+    bits, touch clauses stated) is changed in the solver's copy, not in the kept formula."""
+    monkeypatch.setattr(compiled.FORMULAS, "keeping", True)
+    pack = plain_pack(6, 6, Rules(), seed=5)
+    statuses(pack, Rules(), fresh=False)
+    for puzzle in pack[:3]:
+        search(puzzle, 3)
+    board = next(iter(compiled.BOARDS.boards.values()))
+    formula = compiled.FORMULAS.formulas[board.key]
+    assert board.enc.top > formula.enc.top == formula.size.variables
+    assert len(formula.enc.blocks) < len(board.enc.blocks)
+    assert formula.enc.clauses == [] and not len(formula.cells.diff_keys)
+
+
+def test_the_formulas_kept_stay_within_the_board_count_and_the_memory_cap(monkeypatch):
+    """The least recently used formula goes first past KEEP_BOARDS; none is kept that would
+    take more than KEEP_SHARE of the memory cap (its board is still solved)."""
+    monkeypatch.setattr(compiled, "KEEP_BOARDS", 2)
+    monkeypatch.setattr(compiled.FORMULAS, "keeping", True)
+    compiled.FORMULAS.clear()
+    packs = [plain_pack(size, 3, Rules(), seed=3) for size in (5, 6, 7)]
+    for pack in packs:
+        statuses(pack, Rules(), fresh=False)
+    kept = [key[0].width for key in compiled.FORMULAS.formulas]
+    assert kept == [6, 7]
+    key = next(iter(compiled.FORMULAS.formulas))
+    formula = compiled.FORMULAS.formulas[key]
+    cap = formula.size.mb / compiled.KEEP_SHARE / 2
+    board = compiled.FORMULAS.solver(key, key[0], key[2], key[1], key[3], cap)
+    assert board.size == formula.size and key not in compiled.FORMULAS.formulas
+    compiled.release(board.sat.solver)

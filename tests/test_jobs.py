@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 from flowsat import parallel
 from flowsat.commands import app
 from flowsat.sat import compiled
+from flowsat.sat.compiled import compile_board
 from tests.conftest import PUZZLES, ROOT
 
 SMALL = PUZZLES / "small"
@@ -85,13 +86,21 @@ def numberlink_pack(path: Path, folders: list[str]) -> Path:
 def test_a_pack_answers_byte_for_byte_the_same_on_one_or_two_workers(tmp_path, monkeypatch):
     """Blocks of 8 puzzles, two workers for a pack of three boards: each puzzle meets the
     same solver history (its block's), so its stats are those of one process, counters and
-    compiled route alike."""
+    compiled route alike; one process compiles each board once, for all its blocks
+    (`compiled.FORMULAS`), each worker anew."""
     monkeypatch.setattr(parallel, "BLOCK", 8)
     monkeypatch.setattr(parallel, "MIN_ITEMS_A_WORKER", 1)
+    made = []
+    monkeypatch.setattr(compiled, "compile_board", lambda *a: made.append(a[0]) or
+                        compile_board(*a))
     pack = numberlink_pack(tmp_path / "pack.txt", ["5x5", "6x6", "7x7"])
     assert parallel.workers_for(60, 2) == 2
-    outputs = [CliRunner().invoke(app, ["solve", "--format", "json", "--jobs", jobs, str(pack)])
-               for jobs in ("1", "2")]
+    outputs = []
+    for jobs in ("1", "2"):
+        compiled.FORMULAS.clear()
+        outputs.append(CliRunner().invoke(app, ["solve", "--format", "json", "--jobs", jobs,
+                                                str(pack)]))
+    assert made and len(made) == len(set(made))  # (the workers' compiles are theirs)
     assert outputs[0].exit_code == outputs[1].exit_code == 0, outputs[0].output
     one, two = ([timeless(line) for line in out.stdout.splitlines()] for out in outputs)
     assert len(one) == 60 and one == two

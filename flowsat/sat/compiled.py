@@ -25,10 +25,16 @@ cost of each puzzle on either route is estimated from what the solve counted (`c
 solver's propagations, the models read and the per-puzzle formula's literals), the same on
 every machine, so that the choice, made from the puzzles of a block only (`flowsat.parallel`),
 is the same whatever `--jobs` is.
+
+A block starts with fresh solvers (no learned clause, no cut: `Boards`), but the formula a
+board compiles to depends on the board alone: kept in the process (`Formulas`), it is loaded
+into a new solver by the later blocks, not compiled again. What is kept never shows in an
+answer: a block decides its routes as if nothing were.
 """
 
 from __future__ import annotations
 
+import copy
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -52,8 +58,9 @@ from flowsat.sat.rules import corners_written, inside_table
 from flowsat.sat.spec import Spec
 
 COMPILE_UP_TO = 5_000  # nodes: larger boards are encoded per puzzle (their solve dominates)
-KEEP_BOARDS = 8  # compiled boards kept at once (the least recently used dropped)
-KEEP_CLAUSES = 2_000_000  # and their clauses in all, at most
+KEEP_BOARDS = 8  # compiled boards kept at once (the least recently used dropped), on solvers
+KEEP_CLAUSES = 2_000_000  # and their clauses in all, at most (and so the formulas kept)
+KEEP_SHARE = 0.125  # and the formulas kept (`Formulas`), of the memory cap (`Size.mb`), at most
 # A fresh solver once the kept cuts and touch clauses outnumber the formula's clauses, or the
 # variables made since (differ bits, each search's selector for blocked solutions: every
 # model read is a list of all variables) pass this share of the formula's: reading a 9x9
@@ -253,6 +260,27 @@ def fits(spec: Spec, rules: Rules, board: Board, solver: str) -> bool:
 
 
 @dataclass
+class Formula:
+    """A board as compiled (see the module docstring), before any puzzle: its clauses, the
+    encoder's state with the variables numbered so far, the uniqueness switch. It depends on
+    its key alone, never on the puzzles solved before: kept across blocks (`FORMULAS`), a
+    fresh solver is made from it (`loaded`) as from a new compile."""
+
+    key: tuple
+    enc: Encoder
+    links: BoardEdges
+    cells: BoardCodes
+    clauses: list[list[int]]  # (read, never changed)
+    unique: int  # the uniqueness switch (0: none)
+    lazy_touch: bool
+    size: Size
+
+    @cached_property
+    def tables(self) -> Tables:
+        return tables(self)
+
+
+@dataclass
 class Compiled:
     """A board's formula for every puzzle on it, loaded into one solver."""
 
@@ -264,33 +292,27 @@ class Compiled:
     unique: int  # the uniqueness switch (0: none)
     lazy_touch: bool
     clauses: int  # loaded so far (the formula, then cuts and touch clauses)
-    literals: int  # of the formula
-    size_at_compile: int  # the formula's clauses
-    compile_s: float
-    variables: int = 0  # of the formula
+    size: Size  # of the formula
+    compile_s: float  # to compile it (or load it, compiled before)
+    tables: Tables
     stated: set[tuple[int, int, int]] = field(default_factory=set)
     puzzles: int = 0  # answered on this solver
     cuts: int = 0  # cycle cuts and touch clauses learned on its puzzles, kept
 
     @property
-    def worn(self) -> bool:
-        """Whether a fresh solver costs less than this one from now on (FRESH_VARIABLES)."""
-        return (self.clauses > 2 * self.size_at_compile or self.enc.top - self.variables
-                > FRESH_VARIABLES * self.variables)
+    def variables(self) -> int:
+        """The formula's variables (not those its puzzles made since: selectors, differ bits)."""
+        return self.size.variables
 
     @property
-    def size(self) -> Size:
-        return Size(self.variables, self.size_at_compile, self.literals)
-
-    @cached_property
-    def tables(self) -> Tables:
-        return tables(self)
+    def worn(self) -> bool:
+        """Whether a fresh solver costs less than this one from now on (FRESH_VARIABLES)."""
+        return (self.clauses > 2 * self.size.clauses or self.enc.top - self.variables
+                > FRESH_VARIABLES * self.variables)
 
 
-def compile_board(key: tuple, board: Board, spec: Spec, rules: Rules, solver: str,
-                  nbits: int) -> Compiled:
-    """The board's formula (see the module docstring), loaded into a new solver."""
-    start = time.perf_counter()
+def compile_board(key: tuple, board: Board, spec: Spec, rules: Rules, nbits: int) -> Formula:
+    """The board's formula (see the module docstring)."""
     enc = Encoder(blank(board), "pairwise", rules)
     lazy_touch = spec.touch == "lazy" and not rules.self_touch and corners_written(enc)
     cells = BoardCodes(enc, nbits)
@@ -302,19 +324,73 @@ def compile_board(key: tuple, board: Board, spec: Spec, rules: Rules, solver: st
         switch = enc.new_var("uniqueness rule on", True)
         if corners_written(enc):
             enc.clauses += corner_rows(enc, links, switch)
-    sat = Oracle(solver, enc.clauses)
     size = Size(enc.top, len(enc.clauses), sum(map(len, enc.clauses)))
-    sat.clauses, enc.clauses = [], []  # in the solver now
-    return Compiled(key, enc, links, cells, sat, switch, lazy_touch, size.clauses,
-                    size.literals, size.clauses, time.perf_counter() - start, enc.top)
+    clauses, enc.clauses = enc.clauses, []
+    return Formula(key, enc, links, cells, clauses, switch, lazy_touch, size)
+
+
+def loaded(formula: Formula, solver: str, start: float) -> Compiled:
+    """A fresh solver for the board: the formula's clauses loaded into a new one, and copies
+    of what its puzzles change in the encoder (variables made later, differ bits), as they
+    were when it was compiled (`start`: when the compile or the load began)."""
+    enc = copy.copy(formula.enc)
+    enc.blocks, enc.clauses = list(enc.blocks), []
+    cells = copy.copy(formula.cells)
+    cells.enc, cells.equals, cells.joined = enc, {}, []
+    links = copy.copy(formula.links)
+    links.enc = enc
+    sat = Oracle(solver, formula.clauses)
+    sat.clauses = []  # in the solver now
+    return Compiled(formula.key, enc, links, cells, sat, formula.unique, formula.lazy_touch,
+                    formula.size.clauses, formula.size, time.perf_counter() - start,
+                    formula.tables)
+
+
+class Formulas:
+    """The boards compiled in this process, by `board_key`, kept across blocks (a block
+    loads them into fresh solvers) once `keeping`: from a process's second block on (kept
+    clauses are long-lived lists, which the cycle collector goes over now and then: a run
+    of one block, as the 2016 set, would pay for them and never use them). The least
+    recently used is dropped past KEEP_BOARDS, or KEEP_CLAUSES, or KEEP_SHARE of the memory
+    cap."""
+
+    def __init__(self):
+        self.formulas: OrderedDict[tuple, Formula] = OrderedDict()
+        self.keeping = False
+
+    def solver(self, key: tuple, board: Board, spec: Spec, rules: Rules, solver: str,
+               cap: float | None = None) -> Compiled:
+        """A fresh solver for the board, compiled now if it is not kept."""
+        start = time.perf_counter()
+        formula = self.formulas.pop(key, None) or compile_board(key, board, spec, rules,
+                                                                key[-1])
+        if self.keeping:
+            self.formulas[key] = formula  # the most recently used last
+            self.keep(cap)
+        return loaded(formula, solver, start)
+
+    def keep(self, cap: float | None) -> None:
+        """The least recently used dropped until the rest fit."""
+        room = float("inf") if cap is None else KEEP_SHARE * cap
+        while self.formulas and (
+                len(self.formulas) > KEEP_BOARDS
+                or sum(len(f.clauses) for f in self.formulas.values()) > KEEP_CLAUSES
+                or sum(f.size.mb for f in self.formulas.values()) > room):
+            self.formulas.popitem(last=False)
+
+    def clear(self) -> None:
+        self.formulas.clear()
+
+
+FORMULAS = Formulas()
 
 
 class Boards:
-    """The compiled boards of a run (of a block of it), by `board_key`: a board is compiled
-    the COMPILE_AT-th time a puzzle asks for it (the first is encoded alone, as a single
-    puzzle should be), the least recently used dropped past KEEP_BOARDS or KEEP_CLAUSES, and a
-    board whose compiled route costs more than the per-puzzle route (`Costs`) is dropped for
-    good."""
+    """The compiled boards of a run (of a block of it), by `board_key`, each on its solver: a
+    board is loaded (`FORMULAS`) the COMPILE_AT-th time a puzzle asks for it (the first is
+    encoded alone, as a single puzzle should be, and measures the per-puzzle route's cost),
+    the least recently used dropped past KEEP_BOARDS or KEEP_CLAUSES, and a board whose
+    compiled route costs more than the per-puzzle route (`Costs`) is dropped for good."""
 
     def __init__(self):
         self.boards: OrderedDict[tuple, Compiled] = OrderedDict()
@@ -345,8 +421,7 @@ class Boards:
                 cap is not None and (guess := formula_size(puzzle, spec, rules, cap)) is not None
                 and guess.mb > cap):
             return None
-        found = self.boards[key] = compile_board(key, puzzle.board, spec, rules, solver,
-                                                 key[-1])
+        found = self.boards[key] = FORMULAS.solver(key, puzzle.board, spec, rules, solver, cap)
         while len(self.boards) > KEEP_BOARDS or (
                 len(self.boards) > 1 and sum(b.clauses for b in self.boards.values())
                 > KEEP_CLAUSES):
@@ -450,7 +525,7 @@ class Tables:
     nodes: int
 
 
-def tables(board: Compiled) -> Tables:
+def tables(board: Formula) -> Tables:
     """The board's `Tables`."""
     g, links = board.enc.graph, board.links
     position = [-1] * g.size

@@ -68,11 +68,14 @@ FIRST: list[list] = []
 
 
 def forget_boards() -> None:
-    """The compiled boards and the puzzles seen forgotten: a block of puzzles starts afresh
-    (`flowsat.parallel.FRESH`)."""
+    """The compiled boards' solvers and the puzzles seen forgotten: a block of puzzles starts
+    afresh (`flowsat.parallel.FRESH`). Their formulas are kept from then on
+    (`compiled.FORMULAS`): a block after the first here (the module is imported from a run's
+    second puzzle on) may load them."""
     FIRST.clear()
     if (compiled := sys.modules.get("flowsat.sat.compiled")) is not None:
         compiled.BOARDS.clear()
+        compiled.FORMULAS.keeping = True
 
 
 FRESH.append(forget_boards)
