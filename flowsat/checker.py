@@ -12,10 +12,10 @@ consecutive on it (a bridge's two passes are two cells here, each owning the lin
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from itertools import chain, islice, pairwise
-from operator import eq
+from operator import eq, itemgetter
 
 import numpy as np
 
@@ -128,26 +128,26 @@ def right_by_arrays(puzzle: Puzzle, paths: Paths, rules: Rules) -> bool:
 
 def right_by_cells(puzzle: Puzzle, paths: Paths, rules: Rules) -> bool:
     """Whether the solution keeps every rule (a board without bridges), checked with few
-    Python steps a cell: the paths are the colors, each a list of (row, column) pairs of ints
+    Python steps a cell: the paths are the colors, each a list of (row, column) tuples of ints
     on the grid, running from one of its dots to the other over open links; each cell between
     its ends is one no path had before (no dot, no hole, no cell twice); every cell is covered
     (fill-all: as many cells on paths as on the board); no self-touch: the links with both
     cells on one path are that path's steps, no more (a cell's owner: its path's number, a
     number of its own while empty)."""
-    if set(paths) != set(puzzle.dots):
+    if set(paths) != set(puzzle.dots) or set(map(type, chain.from_iterable(
+            chain.from_iterable(paths.values())))) - {int}:
         return False
     g = grid(puzzle.board)
     owner = g.empty.copy()
-    ends = []
-    for k, (a, b) in enumerate(puzzle.dots.values()):
-        ends.append({g.numbers[a], g.numbers[b]})
-        owner[g.numbers[a]] = owner[g.numbers[b]] = k
+    ends = [{g.numbers[a], g.numbers[b]} for a, b in puzzle.dots.values()]
+    for k, (a, b) in enumerate(ends):
+        owner[a] = owner[b] = k
     steps = 0
     for k, color in enumerate(puzzle.dots):
-        path = paths[color]
-        if set(map(type, path)) != {tuple} or set(map(type, chain.from_iterable(path))) != {int}:
+        try:
+            numbers = list(map(g.numbers.get, paths[color]))
+        except TypeError:  # a cell that is no tuple
             return False
-        numbers = list(map(g.numbers.get, path))
         if len(numbers) < 2 or None in numbers or {numbers[0], numbers[-1]} != ends[k]:
             return False
         for i in islice(numbers, 1, len(numbers) - 1):
@@ -159,16 +159,13 @@ def right_by_cells(puzzle: Puzzle, paths: Paths, rules: Rules) -> bool:
         steps += len(numbers) - 1
     if rules.fill_all and steps + len(paths) != len(puzzle.board.cells):
         return False
-    if not rules.self_touch:
-        inside = sum(map(eq, map(owner.__getitem__, g.firsts), map(owner.__getitem__, g.seconds)))
-        return inside == steps
-    return True
+    return rules.self_touch or sum(map(eq, g.firsts(owner), g.seconds(owner))) == steps
 
 
 class Grid:
     """What `right_by_cells` reads of a board: each cell's number by (row, column), the steps
-    over open links (both ways), the links' first and second cells, and each cell's owner
-    before any path (a number of its own below 0; a hole: TAKEN)."""
+    over open links (both ways), the owners of the links' first and second cells, and each
+    cell's owner before any path (a number of its own below 0; a hole: TAKEN)."""
 
     __slots__ = ("empty", "firsts", "numbers", "seconds", "steps")
 
@@ -176,8 +173,15 @@ class Grid:
         self.numbers = {board.cell(i): i for i in range(board.size)}
         links = board.link_list
         self.steps = frozenset(links) | frozenset((b, a) for a, b in links)
-        self.firsts, self.seconds = [a for a, _ in links], [b for _, b in links]
+        self.firsts, self.seconds = (picker([pair[k] for pair in links]) for k in (0, 1))
         self.empty = [TAKEN if i in board.holes else -1 - i for i in range(board.size)]
+
+
+def picker(indices: list[int]) -> Callable[[list], Sequence]:
+    """What takes the items at those indices of a list, in one call."""
+    if len(indices) > 1:
+        return itemgetter(*indices)
+    return lambda items: [items[i] for i in indices]  # itemgetter's one item comes bare
 
 
 @lru_cache(maxsize=16)  # the boards of a set's few sizes
