@@ -29,7 +29,8 @@ API (stable):
 - `geometric_neighbor(i, d)`: the cell in direction d ignoring walls and holes (wraps followed
   on wrap boards), or None off the board: what renderers and parsers need to place walls;
   `step(i, d, wrap)` the same with wrapping chosen; `adjacent(i)`: the set of them all;
-  `way_between(a, b)`: the direction from cell a to cell b when b is one of them (else None).
+  `way_between(a, b)`: the direction from cell a to cell b when b is one of them (else None),
+  `ways_along(path)` the same for each step of a path.
 
 Hexagonal boards: the neighbors of (r, c) are (r±1, c), (r, c±1), and (r+1, c±1) when c is
 even (0-based), (r-1, c±1) when c is odd: even columns sit half a cell lower.
@@ -37,8 +38,10 @@ even (0-based), (r-1, c±1) when c is odd: even columns sit half a cell lower.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
+from itertools import pairwise
 
 import numpy as np
 
@@ -183,12 +186,20 @@ class Board:
     def way_between(self, a: Cell, b: Cell) -> str | None:
         """The direction d in which `geometric_neighbor(number(a), d)` is b, the first in
         `directions` (None: b is no such neighbor, or a cell is off the grid)."""
-        (ra, ca), (rb, cb), h, w = a, b, self.height, self.width
-        if not (0 <= ra < h and 0 <= ca < w and 0 <= rb < h and 0 <= cb < w):
-            return None
-        if self.wrap:
-            return self.way_by_offset.get((ca % 2, (rb - ra) % h, (cb - ca) % w))
-        return self.way_by_offset.get((ca % 2, rb - ra, cb - ca))
+        return self.ways_along((a, b))[0]
+
+    def ways_along(self, path: Sequence[Cell]) -> list[str | None]:
+        """`way_between` each cell of the path and the next."""
+        h, w, wrap, table = self.height, self.width, self.wrap, self.way_by_offset
+        found: list[str | None] = []
+        for (ra, ca), (rb, cb) in pairwise(path):
+            if not (0 <= ra < h and 0 <= ca < w and 0 <= rb < h and 0 <= cb < w):
+                found.append(None)
+            elif wrap:
+                found.append(table.get((ca % 2, (rb - ra) % h, (cb - ca) % w)))
+            else:
+                found.append(table.get((ca % 2, rb - ra, cb - ca)))
+        return found
 
     def adjacent(self, i: int) -> set[int]:
         """The cells next to i, walls and holes ignored."""

@@ -51,13 +51,13 @@ def links(paths: Paths, board: Board | None = None) -> dict[Cell, set[str]]:
 def link_bits(paths: Paths, board: Board) -> list[int]:
     """`links` as each cell's bits (`BITS`), by cell number (a cell off the grid links
     nothing)."""
-    found, w, way = [0] * board.size, board.width, board.way_between
+    found, w = [0] * board.size, board.width
     for path in paths.values():
-        for a, b in pairwise(path):
-            ends = WAY_BITS.get(way(a, b))
+        for way, ((ra, ca), (rb, cb)) in zip(board.ways_along(path), pairwise(path), strict=True):
+            ends = WAY_BITS.get(way)
             if ends:
-                found[a[0] * w + a[1]] |= ends[0]
-                found[b[0] * w + b[1]] |= ends[1]
+                found[ra * w + ca] |= ends[0]
+                found[rb * w + cb] |= ends[1]
     return found
 
 
