@@ -12,9 +12,10 @@ consecutive on it (a bridge's two passes are two cells here, each owning the lin
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
-from itertools import pairwise
+from itertools import chain, islice, pairwise
+from operator import eq, itemgetter
 
 import numpy as np
 
@@ -28,6 +29,7 @@ Node = int | tuple[int, int]  # a cell's number, or (bridge cell, its pass)
 # work: cell by cell 0.19 against 0.41 ms a puzzle of the 2016 set, 0.9 against 2.0 ms at
 # 40x20, 3.5 against 2.1 ms at 50x50)
 ARRAYS_FROM = 2_000
+TAKEN = 1 << 30  # `right_by_cells`: a hole's owner, no path's number
 
 
 class InvalidSolution(AssertionError):
@@ -43,11 +45,13 @@ def check(puzzle: Puzzle, paths: Paths, rules: Rules = DEFAULT_RULES) -> None:
 
 def problems(puzzle: Puzzle, paths: Paths, rules: Rules = DEFAULT_RULES) -> list[str]:
     """Every rule the solution breaks, one message each; an empty list means it is right.
-    A board without bridges of `ARRAYS_FROM` cells or more is first checked with arrays (a
-    million cells in a fifth of a second); only a solution that fails that check is gone
-    through cell by cell for its messages."""
+    A board without bridges is first checked for a yes or no: with arrays from `ARRAYS_FROM`
+    cells (a million cells in a fifth of a second), below that with Python's loops over whole
+    paths (`right_by_cells`); only a solution that fails that check is gone through cell by
+    cell for its messages."""
     board = puzzle.board
-    if not board.bridges and board.size >= ARRAYS_FROM and right_by_arrays(puzzle, paths, rules):
+    if not board.bridges and (right_by_arrays if board.size >= ARRAYS_FROM else right_by_cells)(
+            puzzle, paths, rules):
         return []
     found = [f"color {c!r} has no path" for c in puzzle.dots if c not in paths]
     found += [f"path {c!r} is not a color of the puzzle" for c in paths if c not in puzzle.dots]
@@ -120,6 +124,69 @@ def right_by_arrays(puzzle: Puzzle, paths: Paths, rules: Rules) -> bool:
         if inside != sum(len(numbers) - 1 for numbers in numbered):
             return False
     return True
+
+
+def right_by_cells(puzzle: Puzzle, paths: Paths, rules: Rules) -> bool:
+    """Whether the solution keeps every rule (a board without bridges), checked with few
+    Python steps a cell: the paths are the colors, each a list of (row, column) tuples of ints
+    on the grid, running from one of its dots to the other over open links; each cell between
+    its ends is one no path had before (no dot, no hole, no cell twice); every cell is covered
+    (fill-all: as many cells on paths as on the board); no self-touch: the links with both
+    cells on one path are that path's steps, no more (a cell's owner: its path's number, a
+    number of its own while empty)."""
+    if set(paths) != set(puzzle.dots) or set(map(type, chain.from_iterable(
+            chain.from_iterable(paths.values())))) - {int}:
+        return False
+    g = grid(puzzle.board)
+    owner = g.empty.copy()
+    ends = [{g.numbers[a], g.numbers[b]} for a, b in puzzle.dots.values()]
+    for k, (a, b) in enumerate(ends):
+        owner[a] = owner[b] = k
+    steps = 0
+    for k, color in enumerate(puzzle.dots):
+        try:
+            numbers = list(map(g.numbers.get, paths[color]))
+        except TypeError:  # a cell that is no tuple
+            return False
+        if len(numbers) < 2 or None in numbers or {numbers[0], numbers[-1]} != ends[k]:
+            return False
+        for i in islice(numbers, 1, len(numbers) - 1):
+            if owner[i] >= 0:
+                return False
+            owner[i] = k
+        if not g.steps.issuperset(pairwise(numbers)):
+            return False
+        steps += len(numbers) - 1
+    if rules.fill_all and steps + len(paths) != len(puzzle.board.cells):
+        return False
+    return rules.self_touch or sum(map(eq, g.firsts(owner), g.seconds(owner))) == steps
+
+
+class Grid:
+    """What `right_by_cells` reads of a board: each cell's number by (row, column), the steps
+    over open links (both ways), the owners of the links' first and second cells, and each
+    cell's owner before any path (a number of its own below 0; a hole: TAKEN)."""
+
+    __slots__ = ("empty", "firsts", "numbers", "seconds", "steps")
+
+    def __init__(self, board: Board):
+        self.numbers = {board.cell(i): i for i in range(board.size)}
+        links = board.link_list
+        self.steps = frozenset(links) | frozenset((b, a) for a, b in links)
+        self.firsts, self.seconds = (picker([pair[k] for pair in links]) for k in (0, 1))
+        self.empty = [TAKEN if i in board.holes else -1 - i for i in range(board.size)]
+
+
+def picker(indices: list[int]) -> Callable[[list], Sequence]:
+    """What takes the items at those indices of a list, in one call."""
+    if len(indices) > 1:
+        return itemgetter(*indices)
+    return lambda items: [items[i] for i in indices]  # itemgetter's one item comes bare
+
+
+@lru_cache(maxsize=16)  # the boards of a set's few sizes
+def grid(board: Board) -> Grid:
+    return Grid(board)
 
 
 def path_arrays(path: Sequence[Cell]) -> tuple[np.ndarray, np.ndarray] | None:

@@ -120,7 +120,8 @@ def serve(conn: Connection, items: Sequence[T], work: Callable[[T], R], cap_mb: 
     try:
         while True:
             for i in conn.recv():
-                conn.send((i, portable(attempt(work, items[i], i))))
+                done = portable(attempt(work, items[i], i))
+                conn.send((i, done.value, done.error))  # plain: no class of its own to pickle
     except (EOFError, BrokenPipeError):  # the parent is gone or done
         return
 
@@ -161,8 +162,8 @@ class Worker:
         with the error)."""
         try:
             while self.left and self.conn.poll():
-                i, answer = self.conn.recv()
-                done[i] = answer
+                i, value, error = self.conn.recv()
+                done[i] = Done(value, error)
                 self.left.discard(i)
             if not self.left or self.process.is_alive():
                 return True

@@ -57,14 +57,16 @@ def to_record(puzzle: Puzzle, result: Result, backend: str, rules: Rules) -> dic
 def record_json(record: dict[str, Any]) -> str:
     """A record as one line of JSON, the text of `json.dumps(record, separators=(",", ":"))`,
     its paths, from `ARRAYS_FROM` cells, written with each number's text made once (a million
-    cells in a tenth of a second: json writes each number)."""
+    cells in a tenth of a second: json writes each number). A record is made afresh: json
+    does not look for cycles in it."""
     import json  # here: only JSON output needs it, and every run imports this module
 
     if not record.get("paths"):
-        return json.dumps(record, separators=(",", ":"))
+        return json.dumps(record, separators=(",", ":"), check_circular=False)
     if sum(map(len, record["paths"].values())) < ARRAYS_FROM:  # a path may be a `CellPath`
         paths = {color: list(path) for color, path in record["paths"].items()}
-        return json.dumps({**record, "paths": paths}, separators=(",", ":"))
+        return json.dumps({**record, "paths": paths}, separators=(",", ":"),
+                          check_circular=False)
     items = list(record.items())
     at = list(record).index("paths")
     head = json.dumps(dict(items[:at]), separators=(",", ":"))[:-1]  # "{...", no "}"

@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
-import pytest
+import random
+from dataclasses import replace
+from unittest.mock import patch
 
-from flowsat.checker import InvalidSolution, check, problems
-from flowsat.puzzle import Puzzle
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from flowsat.checker import InvalidSolution, check, problems, right_by_cells
+from flowsat.generate.cover import random_level
+from flowsat.puzzle import Board, Puzzle
 from flowsat.puzzle.rules import Rules
+from tests.test_deduce import changed
 
 #  .AB      A A B      A: (0,1) (0,0) (1,0) (2,0)
 #  .B.  ->  A B B      B: (0,2) (1,2) (1,1)
@@ -87,3 +95,47 @@ def test_self_touch_rule_is_switchable():
 def test_check_raises_with_the_puzzle_and_the_reason():
     with pytest.raises(InvalidSolution, match=r"path 'B' visits \(0, 2\) twice"):
         check(PUZZLE, {**RIGHT, "B": [(0, 2), (1, 2), (0, 2), (1, 2), (1, 1)]})
+
+
+@settings(max_examples=150, deadline=None)
+@given(shape=st.sampled_from(["square", "hex"]), wrap=st.booleans(), size=st.integers(3, 7),
+       walls=st.sampled_from([0.0, 0.3]), touch=st.booleans(), fill=st.booleans(),
+       change=st.sampled_from(["none", "swap", "drop", "move", "reverse", "recolor", "cut",
+                               "loop", "hole", "extra", "lists"]),
+       unhole=st.booleans(), seed=st.integers(0, 10**6))
+def test_the_quick_check_accepts_exactly_what_the_cell_by_cell_check_accepts(
+        shape, wrap, size, walls, touch, fill, change, unhole, seed):
+    rng = random.Random(seed)
+    width = size + size % 2 if shape == "hex" and wrap else size
+    board = Board(width, size, shape, wrap)
+    if unhole:  # holes here and there, then cells on no path: empty ones side by side
+        board = replace(board, holes=frozenset(rng.sample(range(board.size), board.size // 4)))
+    puzzle, paths = random_level(board, rng, Rules(touch), walls=walls)  # touching or not
+    holes = sorted(puzzle.board.holes)
+    if unhole:
+        puzzle = replace(puzzle, board=replace(puzzle.board, holes=frozenset()))
+    paths = broken(changed(paths, rng, change, size), rng, change, puzzle, holes)
+    for rules in (Rules(False, fill), Rules(True, fill)):  # a touching one under both rules
+        with patch("flowsat.checker.right_by_cells", return_value=False):
+            slow = problems(puzzle, paths, rules)
+        quick = right_by_cells(puzzle, paths, rules)
+        assert quick == (slow == []) or (change == "lists" and not quick), (
+            puzzle.rows, puzzle.board, paths, rules, slow)
+        assert problems(puzzle, paths, rules) == slow
+
+
+def broken(paths: dict, rng: random.Random, change: str, puzzle: Puzzle, holes: list[int]
+           ) -> dict:
+    """The solution with one more way to break it: a path through its own dot again, into a
+    hole, a color the puzzle does not have; or its cells as lists (as JSON gives them)."""
+    color = rng.choice(sorted(paths))
+    path = paths[color]
+    if change == "loop" and len(path) > 2:
+        path.insert(rng.randrange(1, len(path)), rng.choice([path[0], path[-1]]))
+    elif change == "hole" and holes:
+        path.insert(rng.randrange(1, len(path)), puzzle.board.cell(rng.choice(holes)))
+    elif change == "extra":
+        paths["?"] = [(0, 0), (0, 1)]
+    elif change == "lists":
+        paths = {c: [list(cell) for cell in p] for c, p in paths.items()}
+    return paths

@@ -262,6 +262,21 @@ def test_every_level_of_every_kind_shows_each_path_and_each_hole():
         assert len(elements(picture, "over")) == len(board.bridges)
 
 
+@pytest.mark.parametrize("shape", ["square", "hex"])
+@pytest.mark.parametrize("wrap", [False, True])
+@pytest.mark.parametrize("width,height", [(3, 3), (4, 3), (4, 5), (5, 4), (6, 6), (1, 4), (4, 1)])
+def test_the_way_between_two_cells_is_the_first_direction_reaching_one_from_the_other(
+        shape, wrap, width, height):
+    walls = frozenset(Board(width, height, shape, wrap).link_list[-2:])
+    board = Board(width, height, shape, wrap, frozenset({0}), walls)  # as if there were none
+    for i in range(board.size):
+        for j in range(board.size):
+            old = next((d for d in board.directions if board.geometric_neighbor(i, d) == j), None)
+            assert board.way_between(board.cell(i), board.cell(j)) == old, (board, i, j)
+    for off in ((-1, 0), (0, width), (height, 0), (0, -1)):  # a cell off the grid: no way
+        assert board.way_between((0, 0), off) is board.way_between(off, (0, 0)) is None
+
+
 # -- the terminal ----------------------------------------------------------------------------
 
 def test_the_terminal_draws_walls_between_cells_and_rows():

@@ -515,7 +515,7 @@ def test_options_are_made_from_the_registry(monkeypatch):
                         or results[-1])
     result = CliRunner().invoke(app, ["solve", "--backend", "astar", "-q", *args, puzzle])
     assert result.exit_code == 0, result.output
-    ((solved, _),) = results
+    ((solved, *_),) = results
     for s in REGISTRY:
         assert all(s.name in preset for preset in PRESETS.values())
         assert getattr(SearchOptions(), s.name) == s.value_in("full")

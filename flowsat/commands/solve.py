@@ -49,6 +49,10 @@ if TYPE_CHECKING:
 
 # the replay and the rows format are imported where they are used: few runs need them
 group = typer.Typer()
+Shown = list[tuple[str, bool | None]]  # what an answer prints (`shown`)
+# an answer, as `solve`'s work gives it: the result (a worker's without its paths when the
+# parent needs only the status), its replay, what it shows (None: not made yet)
+Answer = tuple["Result | PuzzleError | None", "Replay | None", Shown | None]
 
 
 class SolveFormat(StrEnum):
@@ -176,18 +180,22 @@ def solve(
     items, workers = items_and_workers(files, max_cells, 1 if replaying else jobs)
     limits = Limits(timeout, share(max_memory, workers))
 
-    def work(item: Puzzle | PuzzleError) -> tuple[Result | PuzzleError, Replay | None]:
+    lean = workers > 1 and not pics  # a worker's answer: its status and its text
+
+    def work(item: Puzzle | PuzzleError) -> Answer:
         if isinstance(item, PuzzleError):
-            return None, None  # reported in its turn
+            return None, None, None  # reported in its turn
         replay = Replay(item, delay=delay, fast=fast, color=color,
                         show_cycles=show_cycles) if replaying else None
-        return run(item, found, options, rules, limits, replay), replay
+        result = run(item, found, options, rules, limits, replay)
+        text = shown(item, result, backend, fmt, color, quiet, rules)
+        return (Result(result.status) if lean else result), replay, text
 
     worst = 0
     with closing(answers(items, work, workers)) as answered:
         for item, done in answered:
-            result, replay = (item, None) if isinstance(item, PuzzleError) else settled(
-                item, done, given)
+            result, replay, text = (item, None, None) if isinstance(item, PuzzleError) else \
+                settled(item, done, given)
             if isinstance(result, PuzzleError):  # a bad puzzle, a --hint file that does not fit
                 report_error(result, fmt, backend, rules)
                 worst = max(worst, EXIT["input"])
@@ -195,7 +203,7 @@ def solve(
             solution = result.paths if result.status == "solved" else None
             if replay:
                 replay.play(solution)
-            emit(item, result, backend, fmt, color, quiet, rules)
+            echo(text or shown(item, result, backend, fmt, color, quiet, rules))
             if pics:
                 save(pics, item, solution)
             worst = max(worst, EXIT[blame(result.status, found) or result.status])
@@ -205,14 +213,13 @@ def solve(
 solve.__signature__ = with_backend_options(solve)
 
 
-def settled(puzzle: Puzzle | PuzzleError, done: Done, given: dict
-            ) -> tuple[Result | PuzzleError, Replay | None]:
-    """The checked result (and the replay), or an `error` result naming the bug (and the
-    options given); usage errors end the run."""
+def settled(puzzle: Puzzle | PuzzleError, done: Done[Answer], given: dict) -> Answer:
+    """The checked result, the replay and what to show, or an `error` result naming the bug
+    (and the options given) with nothing shown yet; usage errors end the run."""
     try:
         return done.get()
     except PuzzleError as err:
-        return err, None
+        return err, None, None
     except UsageError as err:
         usage_error(err)
     except AssertionError as err:  # a solution that failed the checker, a broken model
@@ -220,21 +227,28 @@ def settled(puzzle: Puzzle | PuzzleError, done: Done, given: dict
             raise
         message = f"internal error (a bug): {err}"
         typer.echo(f"{puzzle.file}:{puzzle.line}:1: {message}", err=True)
-        return Result("error", error=message, config=given), None
+        return Result("error", error=message, config=given), None, None
 
 
-def emit(puzzle: Puzzle, result: Result, backend: str, fmt: SolveFormat, color: bool,
-         quiet: bool, rules: Rules) -> None:
+def shown(puzzle: Puzzle, result: Result, backend: str, fmt: SolveFormat, color: bool,
+          quiet: bool, rules: Rules) -> Shown:
+    """What the answer prints in that format: each `typer.echo`'s text and color switch
+    (made where the puzzle was solved: a worker process sends it whole)."""
     if fmt is SolveFormat.json:
-        typer.echo(record_json(to_record(puzzle, result, backend, rules)))
-    elif fmt is SolveFormat.rows:
+        return [(record_json(to_record(puzzle, result, backend, rules)), None)]
+    if fmt is SolveFormat.rows:
         from flowsat.program.answer import answer_rows
 
-        typer.echo(answer_rows(puzzle, result))
-    else:
-        typer.echo(summary(puzzle, result, backend, rules))
-        if result.status == "solved" and not quiet:
-            typer.echo(draw(puzzle, result.paths, color) + "\n", color=color)
+        return [(answer_rows(puzzle, result), None)]
+    out: Shown = [(summary(puzzle, result, backend, rules), None)]
+    if result.status == "solved" and not quiet:
+        out.append((draw(puzzle, result.paths, color) + "\n", color))
+    return out
+
+
+def echo(text: Shown) -> None:
+    for line, color in text:
+        typer.echo(line, color=color)
     sys.stdout.flush()
 
 

@@ -28,7 +28,9 @@ API (stable):
   flat-topped hexagons one cell high, columns sqrt(3)/2 apart, even columns half a cell lower).
 - `geometric_neighbor(i, d)`: the cell in direction d ignoring walls and holes (wraps followed
   on wrap boards), or None off the board: what renderers and parsers need to place walls;
-  `step(i, d, wrap)` the same with wrapping chosen; `adjacent(i)`: the set of them all.
+  `step(i, d, wrap)` the same with wrapping chosen; `adjacent(i)`: the set of them all;
+  `way_between(a, b)`: the direction from cell a to cell b when b is one of them (else None),
+  `ways_along(path)` the same for each step of a path.
 
 Hexagonal boards: the neighbors of (r, c) are (r±1, c), (r, c±1), and (r+1, c±1) when c is
 even (0-based), (r-1, c±1) when c is odd: even columns sit half a cell lower.
@@ -36,8 +38,10 @@ even (0-based), (r-1, c±1) when c is odd: even columns sit half a cell lower.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
+from itertools import pairwise
 
 import numpy as np
 
@@ -165,6 +169,37 @@ class Board:
         elif not (0 <= r < self.height and 0 <= c < self.width):
             return None
         return r * self.width + c
+
+    @cached_property
+    def way_by_offset(self) -> dict[tuple[int, int, int], str]:
+        """The direction of each step on the grid, by (column parity, rows, columns) it goes
+        (modulo the height and width with warps); the first direction where two are one step."""
+        found: dict[tuple[int, int, int], str] = {}
+        for parity in (0, 1):
+            for d in self.directions:
+                dr, dc = SQUARE[d] if self.shape == "square" else HEX[d][parity]
+                if self.wrap:
+                    dr, dc = dr % self.height, dc % self.width
+                found.setdefault((parity, dr, dc), d)
+        return found
+
+    def way_between(self, a: Cell, b: Cell) -> str | None:
+        """The direction d in which `geometric_neighbor(number(a), d)` is b, the first in
+        `directions` (None: b is no such neighbor, or a cell is off the grid)."""
+        return self.ways_along((a, b))[0]
+
+    def ways_along(self, path: Sequence[Cell]) -> list[str | None]:
+        """`way_between` each cell of the path and the next."""
+        h, w, wrap, table = self.height, self.width, self.wrap, self.way_by_offset
+        found: list[str | None] = []
+        for (ra, ca), (rb, cb) in pairwise(path):
+            if not (0 <= ra < h and 0 <= ca < w and 0 <= rb < h and 0 <= cb < w):
+                found.append(None)
+            elif wrap:
+                found.append(table.get((ca % 2, (rb - ra) % h, (cb - ca) % w)))
+            else:
+                found.append(table.get((ca % 2, rb - ra, cb - ca)))
+        return found
 
     def adjacent(self, i: int) -> set[int]:
         """The cells next to i, walls and holes ignored."""

@@ -41,8 +41,7 @@ def outline(board: Board, i: int) -> list[Point]:
 
 def direction(board: Board, a: Cell, b: Cell) -> str | None:
     """The direction from cell a to its neighbor b (a warp included), or None if b is none."""
-    i, j = board.number(a), board.number(b)
-    return next((d for d in board.directions if board.geometric_neighbor(i, d) == j), None)
+    return board.way_between(a, b)
 
 
 def wraps(board: Board, i: int, direction: str) -> bool:

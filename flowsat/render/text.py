@@ -9,7 +9,7 @@ from itertools import pairwise
 from flowsat.puzzle.board import OPPOSITE, Board
 from flowsat.puzzle.model import Cell, Paths, Puzzle
 from flowsat.puzzle.rules import DEFAULT_RULES, Rules
-from flowsat.render.geometry import OVER, direction, passes
+from flowsat.render.geometry import OVER, passes
 from flowsat.render.palette import WALL_RGB, palette
 
 GLYPHS = {frozenset("LR"): "─", frozenset("UD"): "│", frozenset("UL"): "┘",
@@ -32,6 +32,11 @@ RESET = "\x1b[0m"
 HIGHLIGHT = "\x1b[1;97;41m"  # cycles: bold white on red
 
 
+BITS = {"U": 1, "D": 2, "L": 4, "R": 8}  # a cell's links as bits (`link_bits`)
+WAY_BITS = {way: (BITS[side], BITS[SIDES[OPPOSITE[way]]]) for way, side in SIDES.items()}
+BY_BITS = tuple(GLYPHS.get(frozenset(s for s, bit in BITS.items() if m & bit)) for m in range(16))
+
+
 def links(paths: Paths, board: Board | None = None) -> dict[Cell, set[str]]:
     """The directions (U, D, L, R) in which each cell is linked to the next on its path, on the
     board (default: a plain one as large as the paths); a step to a cell that is not a
@@ -39,19 +44,26 @@ def links(paths: Paths, board: Board | None = None) -> dict[Cell, set[str]]:
     if board is None:
         cells = [tuple(cell) for path in paths.values() for cell in path] or [(0, 0)]
         board = Board.square(max(c for _, c in cells) + 1, max(r for r, _ in cells) + 1)
-    out: dict[Cell, set[str]] = {}
+    return {board.cell(i): sides_of(bits) for i, bits in enumerate(link_bits(paths, board))
+            if bits}
+
+
+def link_bits(paths: Paths, board: Board) -> list[int]:
+    """`links` as each cell's bits (`BITS`), by cell number (a cell off the grid links
+    nothing)."""
+    found, w = [0] * board.size, board.width
     for path in paths.values():
-        for a, b in pairwise(map(tuple, path)):
-            way = direction(board, a, b)
-            if way:
-                out.setdefault(a, set()).add(SIDES[way])
-                out.setdefault(b, set()).add(SIDES[OPPOSITE[way]])
-    return out
+        for way, ((ra, ca), (rb, cb)) in zip(board.ways_along(path), pairwise(path), strict=True):
+            ends = WAY_BITS.get(way)
+            if ends:
+                found[ra * w + ca] |= ends[0]
+                found[rb * w + cb] |= ends[1]
+    return found
 
 
-def cycle_links(cycles: Iterable[list[Cell]], board: Board) -> dict[Cell, set[str]]:
-    """The links around each cycle (cells in order around it)."""
-    return links({i: [*cycle, cycle[0]] for i, cycle in enumerate(cycles)}, board)
+def sides_of(bits: int) -> set[str]:
+    """The sides (U, D, L, R) of a cell's link bits."""
+    return {side for side, bit in BITS.items() if bits & bit}
 
 
 def draw(puzzle: Puzzle, paths: Paths | None = None, color: bool = False,
@@ -65,32 +77,77 @@ def draw(puzzle: Puzzle, paths: Paths | None = None, color: bool = False,
     if board.shape == "hex":
         return honeycomb(puzzle, paths or {}, color)
     paths = paths or {}
-    linked, ring = links(paths, board), cycle_links(cycles, board)
-    owner = {tuple(cell): c for c, path in paths.items() for cell in path}
-    for b in board.bridges:  # the color drawn is the one across, as in the pictures
-        across = passes(board, b, paths).get(OVER)
-        if across:
-            owner[board.cell(b)] = across
-    rgb = palette(puzzle.colors) if color else {}
+    linked = link_bits(paths, board)
+    ring = link_bits({k: [*cycle, cycle[0]] for k, cycle in enumerate(cycles)}, board)
+    cycled = any(ring)
+    walls = walled_sides(board, "right"), walled_sides(board, "down")
+    owner, rgb = (owners(board, paths), palette(puzzle.colors)) if color else ({}, {})
     walls_down = any(board.cell(a)[0] != board.cell(b)[0] for a, b in board.walls)
     lines = []
     for r in range(puzzle.height):
-        line = []
-        for c in range(puzzle.width):
-            cell, last = (r, c), c + 1 == puzzle.width
-            if cell in ring:
-                text = CYCLE_GLYPHS[frozenset(ring[cell])] + \
-                    pad(board, cell, ring[cell], last).replace("─", "═")
-                line.append(highlight(text) if color else text)
-                continue
-            dirs = linked.get(cell, set())
-            text = glyph(puzzle, cell, dirs) + pad(board, cell, dirs, last)
-            letter = owner.get(cell, puzzle[cell])
-            line.append(paint_walls(text, rgb.get(letter), color))
-        lines.append("".join(line))
+        texts = row_texts(puzzle, r, linked, walls[0])
+        if cycled:
+            mark_cycles(puzzle, r, texts, ring, walls[0])
+        if color:
+            texts = painted(puzzle, r, texts, owner, rgb, ring)
+        lines.append("".join(texts))
         if walls_down and (r + 1 < puzzle.height or board.wrap):
-            lines.append(between(board, r, linked, owner, rgb, color))
+            lines.append(between(board, r, linked, owner, rgb, color, walls))
     return "\n".join(lines)
+
+
+def row_texts(puzzle: Puzzle, r: int, linked: list[int], right: set[int]) -> list[str]:
+    """Each cell of row r as drawn: its glyph (its dot's letter, its path, a hole, a bridge, an
+    empty cell), then '─' if it links to the right, '┃' for a wall, else a space (after the
+    last cell: only on a board with warps)."""
+    board = puzzle.board
+    on, bridges, link = board.on_board, board.bridges, BITS["R"]
+    texts = []
+    for i, label in enumerate(puzzle.rows[r], r * puzzle.width):
+        bits = linked[i]
+        glyph = HOLE if not on[i] else label if label != "." else BY_BITS[bits] or (
+            BRIDGE if i in bridges else "·")
+        texts.append(glyph + ("─" if bits & link else "┃" if i in right else " "))
+    if not board.wrap:
+        texts[-1] = texts[-1][0]
+    return texts
+
+
+def mark_cycles(puzzle: Puzzle, r: int, texts: list[str], ring: list[int], right: set[int]
+                ) -> None:
+    """The cells of row r on the cycles drawn in double lines instead."""
+    last = puzzle.width - 1 if not puzzle.board.wrap else None
+    for c in range(puzzle.width):
+        bits = ring[r * puzzle.width + c]
+        if bits:
+            after = "═" if bits & BITS["R"] else "┃" if r * puzzle.width + c in right else " "
+            texts[c] = CYCLE_GLYPHS[frozenset(sides_of(bits))] + (after if c != last else "")
+
+
+def painted(puzzle: Puzzle, r: int, texts: list[str], owner: dict[Cell, str], rgb: dict,
+            ring: list[int]) -> list[str]:
+    """The texts of row r in their flows' colors, the walls in theirs, the cycles
+    highlighted."""
+    return [highlight(text) if ring[r * puzzle.width + c] else
+            paint_walls(text, rgb.get(owner.get((r, c), puzzle[r, c])), True)
+            for c, text in enumerate(texts)]
+
+
+def owners(board: Board, paths: Paths) -> dict[Cell, str]:
+    """The flow through each cell; at a bridge, the one across (drawn over, as in the
+    pictures)."""
+    owner = {tuple(cell): c for c, path in paths.items() for cell in path}
+    for b in board.bridges:
+        across = passes(board, b, paths).get(OVER)
+        if across:
+            owner[board.cell(b)] = across
+    return owner
+
+
+def walled_sides(board: Board, way: str) -> set[int]:
+    """The cells (on the board) whose side that way (`right` or `down`) is a wall."""
+    return {i for a, b in board.walls if a < b for i, n in ((a, b), (b, a))
+            if board.on_board[i] and board.geometric_neighbor(i, way) == n}
 
 
 def honeycomb(puzzle: Puzzle, paths: Paths, color: bool) -> str:
@@ -113,52 +170,27 @@ def honeycomb(puzzle: Puzzle, paths: Paths, color: bool) -> str:
     return "\n".join([*lines, HEX_NOTE.format(kind=board.kind)])
 
 
-def glyph(puzzle: Puzzle, cell: Cell, dirs: set[str]) -> str:
-    """What stands for a cell: its dot's letter, its path, a hole, a bridge, an empty cell."""
-    i = puzzle.board.number(cell)
-    if not puzzle.board.on_board[i]:
-        return HOLE
-    if puzzle[cell] != ".":
-        return puzzle[cell]
-    return GLYPHS.get(frozenset(dirs), BRIDGE if i in puzzle.board.bridges else "·")
-
-
-def walled(board: Board, cell: Cell, way: str) -> bool:
-    """Whether a wall closes the side of a cell (on the board) that way."""
-    i = board.number(cell)
-    n = board.geometric_neighbor(i, way)
-    return board.on_board[i] and n is not None and (min(i, n), max(i, n)) in board.walls
-
-
-def pad(board: Board, cell: Cell, dirs: set[str], last: bool) -> str:
-    """What follows a cell's glyph: a line if it links to the right, a wall, else a space
-    (after the last cell: only on a board with warps)."""
-    if last and not board.wrap:
-        return ""
-    return "─" if "R" in dirs else "┃" if walled(board, cell, "right") else " "
-
-
-def between(board: Board, r: int, linked: dict[Cell, set[str]], owner: dict[Cell, str],
-            rgb: dict, color: bool) -> str:
+def between(board: Board, r: int, linked: list[int], owner: dict[Cell, str], rgb: dict,
+            color: bool, walls: tuple[set[int], set[int]]) -> str:
     """The line below row r: '│' where a cell links down, '━' under a wall, and where walls meet
-    between four cells the heavy line that joins them."""
-    down = (r + 1) % board.height
+    between four cells the heavy line that joins them (`walls`: the cells walled to the right
+    and down)."""
+    (right, down), w = walls, board.width
+    below = (r + 1) % board.height * w
     out = []
-    for c in range(board.width):
-        cell = (r, c)
-        if walled(board, cell, "down"):
+    for c in range(w):
+        i = r * w + c
+        if i in down:
             out.append(paint_walls("━", None, color))
-        elif "D" in linked.get(cell, ()):
-            letter = owner.get(cell)
+        elif linked[i] & BITS["D"]:
+            letter = owner.get((r, c))
             out.append(paint("│", rgb[letter]) if letter in rgb else "│")
         else:
             out.append(" ")
-        if c + 1 < board.width or board.wrap:
-            right = (c + 1) % board.width
+        if c + 1 < w or board.wrap:
             meet = frozenset(side for side, there in (
-                ("U", walled(board, cell, "right")), ("D", walled(board, (down, c), "right")),
-                ("L", walled(board, cell, "down")), ("R", walled(board, (r, right), "down")))
-                if there)
+                ("U", i in right), ("D", below + c in right),
+                ("L", i in down), ("R", r * w + (c + 1) % w in down)) if there)
             out.append(paint_walls(WALL_GLYPHS[meet], None, color) if meet else " ")
     return "".join(out)
 
