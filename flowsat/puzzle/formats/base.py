@@ -129,6 +129,10 @@ def cell_error(rows: list[str], row_lines: list[int], file: str) -> PuzzleError 
 
 def dot_error(rows: list[str], row_lines: list[int], file: str) -> PuzzleError | None:
     """The first dot problem: no dots at all, or a label without exactly two dots."""
+    labels = Counter("".join(rows))
+    del labels[EMPTY]
+    if labels and all(k == 2 for k in labels.values()):  # the usual case, in one pass
+        return None
     seen: Counter[str] = Counter()
     first: dict[str, tuple[int, int]] = {}
     for r, row in enumerate(rows):
