@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import os
 import pickle
+import selectors
 import signal
 import sys
 from collections import deque
@@ -157,6 +158,16 @@ class Worker:
             with contextlib.suppress(OSError):  # the worker died: `collect` answers its items
                 self.conn.send(block)
 
+    def take(self, done: dict[int, Done]) -> bool:
+        """Read the answer that is in; False if the worker died instead (`collect`)."""
+        try:
+            i, value, error = self.conn.recv()
+        except (EOFError, OSError):
+            return self.collect(done)
+        done[i] = Done(value, error)
+        self.left.discard(i)
+        return True
+
     def collect(self, done: dict[int, Done]) -> bool:
         """Take the answers that are in; False if the worker died (its items are answered
         with the error)."""
@@ -204,26 +215,41 @@ def pooled(items: list[T], work: Callable[[T], R], workers: int
            ) -> Iterator[tuple[T, Done[R]]]:
     """`answers` over worker processes forked from this one."""
     import multiprocessing
-    from multiprocessing.connection import wait
 
     context = multiprocessing.get_context("fork")
     cap = memory.default_cap_mb() / workers  # measured here, before any worker starts
     todo, done, shown = blocks(len(items)), {}, 0
     pool = [Worker(context, items, work, cap) for _ in range(workers)]
+    ready = selectors.DefaultSelector()  # kept for the run: one made a wait costs more
+    for w in pool:  # than a small puzzle's answer
+        watch(ready, w)
     try:
         for w in pool:
             w.give(todo)
         while shown < len(items):
-            busy = [w for w in pool if w.left]
-            wait([w.conn for w in busy] + [w.process.sentinel for w in busy])
-            for n, w in enumerate(pool):
-                if not w.collect(done):
+            for key, _ in ready.select():
+                w, what = key.data
+                if w not in pool:  # replaced on the way
+                    continue
+                if what == "ended":  # its answers taken, the rest answered with the error
+                    w.collect(done)
+                if what == "ended" or not w.take(done):
+                    ready.unregister(w.conn)
+                    ready.unregister(w.process.sentinel)
                     w.stop()
-                    pool[n] = w = Worker(context, items, work, cap)
+                    pool[pool.index(w)] = w = Worker(context, items, work, cap)
+                    watch(ready, w)
                 w.give(todo)
             while shown in done:
                 yield items[shown], done.pop(shown)
                 shown += 1
     finally:
+        ready.close()
         for w in pool:
             w.stop()
+
+
+def watch(ready: selectors.BaseSelector, w: Worker) -> None:
+    """Wake the run when the worker sends an answer or its process ends."""
+    ready.register(w.conn, selectors.EVENT_READ, (w, "answer"))
+    ready.register(w.process.sentinel, selectors.EVENT_READ, (w, "ended"))
