@@ -232,6 +232,7 @@ def pooled(items: list[T], work: Callable[[T], R], workers: int
                 if w not in pool:  # replaced on the way
                     continue
                 if what == "ended":  # its answers taken, the rest answered with the error
+                    w.process.join()  # (its sentinel may close before it can be reaped)
                     w.collect(done)
                 if what == "ended" or not w.take(done):
                     ready.unregister(w.conn)
