@@ -41,6 +41,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import pairwise
+from operator import eq, mul
 
 import numpy as np
 
@@ -298,6 +299,7 @@ class Compiled:
     stated: set[tuple[int, int, int]] = field(default_factory=set)
     puzzles: int = 0  # answered on this solver
     cuts: int = 0  # cycle cuts and touch clauses learned on its puzzles, kept
+    counted: dict = field(default_factory=dict)  # the solver's stats after its last puzzle
 
     @property
     def variables(self) -> int:
@@ -512,25 +514,31 @@ class Run:
 
 @dataclass(frozen=True)
 class Tables:
-    """What a compiled board's puzzles are read and written with, as lists: each node's
-    position among the nodes, `not a dot` for every node, each node's code bits, each node's
-    (model index of an edge, its other node), and each edge's model index and nodes."""
+    """What a compiled board's puzzles are read and written with, as lists: the assumptions of
+    a puzzle without dots (the uniqueness switch first, if any, then `not a dot` for every
+    node), each node's place in them, each node's code bits and the signs of each code's
+    bits, each node's (model index of an edge, its other node), each edge's model index and
+    nodes, and each node's owner before any walk (`walk`)."""
 
-    position: list[int]
     no_dots: list[int]
+    place: list[int]
     bits: list[list[int]]
+    signs: list[tuple[int, ...]]
     ways: list[list[tuple[int, int]]]
     edges: list[tuple[int, int, int]]
     edge_index: list[int]
+    ends: tuple[list[int], list[int]]
+    unowned: list[int]
     nodes: int
 
 
 def tables(board: Formula) -> Tables:
     """The board's `Tables`."""
     g, links = board.enc.graph, board.links
-    position = [-1] * g.size
-    for k, i in enumerate(g.nodes):
-        position[i] = k
+    switch = [board.unique] if board.unique else []
+    place = [-1] * g.size
+    for k, i in enumerate(g.nodes, len(switch)):
+        place[i] = k
     index = (links.var_array - 1).tolist()
     ways: list[list[tuple[int, int]]] = [[] for _ in range(g.size)]
     edges = []
@@ -538,33 +546,36 @@ def tables(board: Formula) -> Tables:
         ways[i].append((e, j))
         ways[j].append((e, i))
         edges.append((e, i, j))
-    return Tables(position, (-links.dot[g.nodes]).tolist(), board.cells.bits.tolist(),
-                  ways, edges, index, len(g.nodes))
+    nbits = board.cells.nbits
+    signs = [tuple(1 if k >> n & 1 else -1 for n in range(nbits)) for k in range(1 << nbits)]
+    return Tables(switch + (-links.dot[g.nodes]).tolist(), place, board.cells.bits.tolist(),
+                  signs, ways, edges, index, (g.edge_array[:, 0].tolist(),
+                                              g.edge_array[:, 1].tolist()),
+                  [-1 - i for i in range(g.size)], len(g.nodes))
 
 
 def assumptions_of(board: Compiled, puzzle: Puzzle) -> list[int]:
     """The puzzle's dots: which nodes are dots, and each dot's code."""
     t, width = board.tables, puzzle.width
-    lits = [board.unique, *t.no_dots] if board.unique else t.no_dots[:]
-    at = 1 if board.unique else 0
-    codes = []
-    for k, ends in enumerate(puzzle.dots.values()):
+    lits, place, bits, codes = t.no_dots[:], t.place, t.bits, []
+    for signs, ends in zip(t.signs, puzzle.dots.values(), strict=False):  # (codes to spare)
         for r, c in ends:
             i = r * width + c
-            lits[at + t.position[i]] *= -1
-            codes += [b if k >> n & 1 else -b for n, b in enumerate(t.bits[i])]
+            lits[place[i]] *= -1
+            codes += map(mul, signs, bits[i])
     return lits + codes
 
 
 def walk(board: Compiled, puzzle: Puzzle, model: list[int]
          ) -> tuple[Paths, list[int], list[tuple[int, int, int]]] | None:
-    """The model's paths from each color's first dot, each node's path (-1: none), and
-    (with lazy touch) the unlinked neighbors on one path with their 'apart' literal, walked
-    one linked edge at a time (the formula gives a dot one, another node on a path two);
-    None where there is more to it (cycles, or a path that breaks: `trace` tells)."""
+    """The model's paths from each color's first dot, each node's path (a negative number, a
+    different one for each node: none), and (with lazy touch) the unlinked neighbors on one
+    path with their 'apart' literal, walked one linked edge at a time (the formula gives a dot
+    one, another node on a path two); None where there is more to it (cycles, or a path that
+    breaks: `trace` tells)."""
     t, width, cells = board.tables, puzzle.width, board.enc.graph.cells
     paths: Paths = {}
-    owner = [-1] * len(t.ways)
+    owner = t.unowned[:]
     on_paths = 0  # the links on the paths
     for k, (color, (a, b)) in enumerate(puzzle.dots.items()):
         cur, end, prev = a[0] * width + a[1], b[0] * width + b[1], -1
@@ -575,7 +586,7 @@ def walk(board: Compiled, puzzle: Puzzle, model: list[int]
                     break
             else:
                 return None
-            if owner[n] >= 0 or len(nodes) > len(owner):
+            if owner[n] >= 0:  # (a walk ends: each step goes to a node not walked yet)
                 return None
             owner[cur] = k
             prev, cur = cur, n
@@ -584,12 +595,17 @@ def walk(board: Compiled, puzzle: Puzzle, model: list[int]
         on_paths += len(nodes) - 1
         paths[color] = list(map(cells.__getitem__, nodes))
     if on_paths + len(paths) != t.nodes if board.links.fill_all else on_paths != sum(
-            1 for e in t.edge_index if model[e] > 0):  # links off the paths: cycles
+            map((0).__lt__, map(model.__getitem__, t.edge_index))):  # links off the paths: cycles
         return None
-    if not board.lazy_touch:
+    if not board.lazy_touch or touches(owner, t) == on_paths:
         return paths, owner, []
     return paths, owner, [(i, j, -1 - e) for e, i, j in t.edges
                           if owner[i] == owner[j] >= 0 and model[e] < 0]
+
+
+def touches(owner: list[int], t: Tables) -> int:
+    """The edges whose nodes are on one path: the links on the paths, and any touch."""
+    return sum(map(eq, map(owner.__getitem__, t.ends[0]), map(owner.__getitem__, t.ends[1])))
 
 
 def attempt(puzzle: Puzzle, limit: int, spec: Spec, rules: Rules, solver: str, cap: float,
@@ -630,7 +646,7 @@ def search_on(board: Compiled, puzzle: Puzzle, limit: int, rules: Rules, trace: 
     """`search` (its exceptions not caught)."""
     start = time.perf_counter()
     sat = board.sat
-    before = sat.stats()
+    before = board.counted or sat.stats()  # (the solver ran for nothing else since)
     stats = {"route": "compiled", "variables": board.enc.top, "clauses": board.clauses,
              "cuts_kept": board.cuts, "board_puzzles": board.puzzles, "cycle_cuts": 0,
              "rounds": 0, "solve_s": 0.0, "decode_s": 0.0, "load_s": 0.0}
@@ -657,7 +673,7 @@ def search_on(board: Compiled, puzzle: Puzzle, limit: int, rules: Rules, trace: 
             run.block(board.links.block(model))
     run.retire()
     board.puzzles += 1
-    after = sat.stats()  # before a worn solver is released
+    after = board.counted = sat.stats()  # before a worn solver is released
     if board.worn:
         BOARDS.drop(board)
         stats["fresh_solver"] = True  # the next puzzle on the board compiles it anew
