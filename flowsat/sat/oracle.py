@@ -109,14 +109,27 @@ def solver_name(name: str, timeout: float | None = None) -> str:
             raise UsageError(f"solver {name} needs the {name} package: "
                              f"pip install 'flowsat[baselines]'")
         return name
+    canonical = CANONICAL.get(name)
+    if canonical is None:
+        raise UsageError(f"unknown solver {name!r}; choose from "
+                         f"{', '.join(SOLVERS + OTHER_SOLVERS)} or external:COMMAND")
+    if timeout is not None and canonical in UNLIMITED:
+        raise UsageError(f"solver {canonical} cannot be stopped: use it without --timeout")
+    return canonical
+
+
+def canonical_names() -> dict[str, str]:
+    """Each PySAT solver's canonical name by itself and by each of its aliases (the first
+    solver in SOLVERS that takes an alias has it)."""
+    names: dict[str, str] = {}
     for canonical in SOLVERS:
-        if name == canonical or name in getattr(SolverNames, canonical):
-            if timeout is not None and canonical in UNLIMITED:
-                raise UsageError(f"solver {canonical} cannot be stopped: use it without "
-                                 f"--timeout")
-            return canonical
-    raise UsageError(f"unknown solver {name!r}; choose from "
-                     f"{', '.join(SOLVERS + OTHER_SOLVERS)} or external:COMMAND")
+        names.setdefault(canonical, canonical)
+        for alias in getattr(SolverNames, canonical):
+            names.setdefault(alias, canonical)
+    return names
+
+
+CANONICAL = canonical_names()
 
 
 def open_oracle(name: str, clauses: list[list[int]]) -> Oracle | FromScratch:

@@ -66,7 +66,19 @@ def builtin_specs() -> dict[str, Path]:
 
 def load_spec(name: str) -> Spec:
     """A spec by name (from `flowsat/encodings/`) or from a TOML file's path, with any changes after
-    '+': `edges-binary+card=ladder+unique=true` is edges-binary with those two choices."""
+    '+': `edges-binary+card=ladder+unique=true` is edges-binary with those two choices. A
+    built-in one is read once a process (`built_in`); a file, each time (it may change)."""
+    return changed_spec(name) if ".toml" in name.split("+", 1)[0] else built_in(name)
+
+
+@cache
+def built_in(name: str) -> Spec:
+    """`load_spec` of a built-in spec's name, with any changes (kept: shipped, it never changes)."""
+    return changed_spec(name)
+
+
+def changed_spec(name: str) -> Spec:
+    """`load_spec`, read now."""
     base, *changes = name.split("+")
     path = Path(base)
     spec = read_spec(path) if path.suffix == ".toml" and path.is_file() else builtin_spec(base)
