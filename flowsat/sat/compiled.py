@@ -41,7 +41,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import pairwise
-from operator import eq, mul
+from operator import mul
 
 import numpy as np
 
@@ -518,7 +518,7 @@ class Tables:
     a puzzle without dots (the uniqueness switch first, if any, then `not a dot` for every
     node), each node's place in them, each node's code bits and the signs of each code's
     bits, each node's (model index of an edge, its other node), each edge's model index and
-    nodes, and each node's owner before any walk (`walk`)."""
+    nodes, the edges by the difference of their nodes (`apart`), each node's bit."""
 
     no_dots: list[int]
     place: list[int]
@@ -527,9 +527,12 @@ class Tables:
     ways: list[list[tuple[int, int]]]
     edges: list[tuple[int, int, int]]
     edge_index: list[int]
-    ends: tuple[list[int], list[int]]
-    unowned: list[int]
+    apart: list[tuple[int, int]] | None
+    bit: list[int]
     nodes: int
+
+
+MAX_APART = 8  # differences of an edge's nodes `touches` counts by; past them, one by one
 
 
 def tables(board: Formula) -> Tables:
@@ -549,9 +552,18 @@ def tables(board: Formula) -> Tables:
     nbits = board.cells.nbits
     signs = [tuple(1 if k >> n & 1 else -1 for n in range(nbits)) for k in range(1 << nbits)]
     return Tables(switch + (-links.dot[g.nodes]).tolist(), place, board.cells.bits.tolist(),
-                  signs, ways, edges, index, (g.edge_array[:, 0].tolist(),
-                                              g.edge_array[:, 1].tolist()),
-                  [-1 - i for i in range(g.size)], len(g.nodes))
+                  signs, ways, edges, index, apart(edges), [1 << i for i in range(g.size)],
+                  len(g.nodes))
+
+
+def apart(edges: list[tuple[int, int, int]]) -> list[tuple[int, int]] | None:
+    """The differences of the edges' nodes, each with the bits of the first nodes of the
+    edges so far apart (None: two edges join the same nodes, or too many differences)."""
+    pairs = {(min(i, j), max(i, j)) for _, i, j in edges}
+    masks: dict[int, int] = {}
+    for i, j in pairs:
+        masks[j - i] = masks.get(j - i, 0) | 1 << i
+    return None if len(pairs) < len(edges) or len(masks) > MAX_APART else sorted(masks.items())
 
 
 def assumptions_of(board: Compiled, puzzle: Puzzle) -> list[int]:
@@ -567,45 +579,56 @@ def assumptions_of(board: Compiled, puzzle: Puzzle) -> list[int]:
 
 
 def walk(board: Compiled, puzzle: Puzzle, model: list[int]
-         ) -> tuple[Paths, list[int], list[tuple[int, int, int]]] | None:
-    """The model's paths from each color's first dot, each node's path (a negative number, a
-    different one for each node: none), and (with lazy touch) the unlinked neighbors on one
-    path with their 'apart' literal, walked one linked edge at a time (the formula gives a dot
-    one, another node on a path two); None where there is more to it (cycles, or a path that
-    breaks: `trace` tells)."""
+         ) -> tuple[Paths, list[tuple[int, int, int]]] | None:
+    """The model's paths from each color's first dot and (with lazy touch) the unlinked
+    neighbors on one path with their 'apart' literal, walked one linked edge at a time (the
+    formula gives a dot one, another node on a path two: a path never meets itself or
+    another); None where there is more to it (cycles, or a path that breaks: `trace` tells)."""
     t, width, cells = board.tables, puzzle.width, board.enc.graph.cells
+    ways, steps = t.ways, range(t.nodes)
     paths: Paths = {}
-    owner = t.unowned[:]
-    on_paths = 0  # the links on the paths
-    for k, (color, (a, b)) in enumerate(puzzle.dots.items()):
+    walked: list[list[int]] = []
+    for color, (a, b) in puzzle.dots.items():
         cur, end, prev = a[0] * width + a[1], b[0] * width + b[1], -1
         nodes = [cur]
-        while cur != end:
-            for e, n in t.ways[cur]:
+        step = nodes.append
+        for _ in steps:  # (a bound: a model that breaks the formula still ends its walk)
+            if cur == end:
+                break
+            for e, n in ways[cur]:
                 if n != prev and model[e] > 0:
                     break
             else:
                 return None
-            if owner[n] >= 0:  # (a walk ends: each step goes to a node not walked yet)
-                return None
-            owner[cur] = k
             prev, cur = cur, n
-            nodes.append(n)
-        owner[end] = k
-        on_paths += len(nodes) - 1
+            step(n)
+        else:
+            return None
+        walked.append(nodes)
         paths[color] = list(map(cells.__getitem__, nodes))
-    if on_paths + len(paths) != t.nodes if board.links.fill_all else on_paths != sum(
+    on_paths = sum(map(len, walked)) - len(walked)  # the links on the paths
+    if on_paths + len(walked) != t.nodes if board.links.fill_all else on_paths != sum(
             map((0).__lt__, map(model.__getitem__, t.edge_index))):  # links off the paths: cycles
         return None
-    if not board.lazy_touch or touches(owner, t) == on_paths:
-        return paths, owner, []
-    return paths, owner, [(i, j, -1 - e) for e, i, j in t.edges
-                          if owner[i] == owner[j] >= 0 and model[e] < 0]
+    if not board.lazy_touch or (t.apart is not None and touches(t, walked) == on_paths):
+        return paths, []
+    owner = [-1] * len(ways)
+    for k, nodes in enumerate(walked):
+        for n in nodes:
+            owner[n] = k
+    return paths, [(i, j, -1 - e) for e, i, j in t.edges
+                   if owner[i] == owner[j] >= 0 and model[e] < 0]
 
 
-def touches(owner: list[int], t: Tables) -> int:
-    """The edges whose nodes are on one path: the links on the paths, and any touch."""
-    return sum(map(eq, map(owner.__getitem__, t.ends[0]), map(owner.__getitem__, t.ends[1])))
+def touches(t: Tables, walked: list[list[int]]) -> int:
+    """The edges whose nodes are on one path (the links of the paths, and any touch), counted
+    on each path's nodes as bits of a number."""
+    count = 0
+    for nodes in walked:
+        on = sum(map(t.bit.__getitem__, nodes))
+        for d, first in t.apart:
+            count += (on & on >> d & first).bit_count()
+    return count
 
 
 def attempt(puzzle: Puzzle, limit: int, spec: Spec, rules: Rules, solver: str, cap: float,
@@ -699,7 +722,7 @@ def next_solution(run: Run, trace: Trace, observe: Observer | None, assumptions:
         model = board.sat.model()
         walked = walk(board, run.puzzle, model)
         if walked is not None:
-            paths, cycles, touching = walked[0], [], walked[2]
+            (paths, touching), cycles = walked, []
         else:  # cycles (or a broken path: BrokenModel)
             traced = trace(run.enc, board.links.links(model))
             paths, cycles = traced.paths, traced.cycles
