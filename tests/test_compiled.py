@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from itertools import pairwise
 
 import pytest
 
@@ -15,7 +16,9 @@ from flowsat.puzzle.model import EMPTY, Puzzle
 from flowsat.puzzle.rules import Rules
 from flowsat.sat import compiled
 from flowsat.sat.compiled import compile_board
+from flowsat.sat.oracle import release
 from flowsat.sat.search import forget_boards
+from flowsat.sat.spec import load_spec
 from flowsat.solve import solve
 from flowsat.unique import check_unique
 from tests.conftest import sat_search as search
@@ -350,3 +353,69 @@ def test_the_formulas_kept_stay_within_the_board_count_and_the_memory_cap(monkey
     board = compiled.FORMULAS.solver(key, key[0], key[2], key[1], key[3], cap)
     assert board.size == formula.size and key not in compiled.FORMULAS.formulas
     compiled.release(board.sat.solver)
+
+
+
+def on_one_board(board: Board) -> compiled.Compiled:
+    """The board compiled with the default encoding and rules, on its own solver."""
+    puzzle = compiled.blank(board)
+    key = compiled.board_key(puzzle, load_spec("edges-turns"), Rules(), "glucose4")
+    return compiled.FORMULAS.solver(key, board, key[2], key[1], "glucose4")
+
+
+def test_a_walk_finds_the_touches_every_edge_shows():
+    """`walk` counts touches on each path's nodes as bits (the edges scanned only where a
+    path touches itself): its touching pairs are those of the edges whose nodes are on one
+    path, unlinked, on a plain board and one that wraps, touching or not."""
+    snake = [(0, 0), (0, 1), (0, 2), (0, 3), (1, 3), (1, 2), (1, 1), (1, 0), (2, 0), (2, 1),
+             (2, 2), (2, 3), (3, 3), (3, 2), (3, 1), (3, 0)]
+    rows = {color: [(r, c) for c in range(4)] for r, color in enumerate("ABCD")}
+    for board in (Board(4, 4), Board(4, 4, wrap=True)):
+        on = on_one_board(board)
+        try:
+            for paths, touch in (({"A": snake}, True), (rows, board.wrap)):
+                touches = walked_touches(on, paths)
+                assert touches == touching_edges(on, paths)
+                assert bool(touches) == touch
+            on_scan = replace(on, tables=replace(on.tables, apart=None))
+            assert walked_touches(on_scan, {"A": snake}) == touching_edges(on, {"A": snake})
+        finally:
+            release(on.sat.solver)
+
+
+def walked_touches(on: compiled.Compiled, paths: dict) -> list[tuple[int, int, int]]:
+    """`walk`'s touching pairs of the paths, which it must read back from their model."""
+    puzzle, model = drawn_model(on, paths)
+    on.lazy_touch = True
+    walked = compiled.walk(on, puzzle, model)
+    assert walked is not None and walked[0] == paths
+    return walked[1]
+
+
+def drawn_model(on: compiled.Compiled, paths: dict) -> tuple[Puzzle, list[int]]:
+    """The puzzle of the paths' ends, and a model of every variable false but the paths'
+    links."""
+    width = on.enc.width
+    rows = [[EMPTY] * width for _ in range(on.enc.height)]
+    model = [-v for v in range(1, on.enc.top + 1)]
+    for color, path in paths.items():
+        for r, c in (path[0], path[-1]):
+            rows[r][c] = color
+        for (r, c), (r2, c2) in pairwise(path):
+            e = next(e for e, n in on.tables.ways[r * width + c] if n == r2 * width + c2)
+            model[e] = -model[e]
+    return Puzzle(tuple(map("".join, rows)), board=on.enc.board), model
+
+
+def touching_edges(on: compiled.Compiled, paths: dict) -> list[tuple[int, int, int]]:
+    """Every edge whose nodes are on one path and that is no link, by its definition."""
+    _, model = drawn_model(on, paths)
+    owner = {r * on.enc.width + c: k for k, path in enumerate(paths.values())
+             for r, c in path}
+    return [(i, j, -1 - e) for e, i, j in on.tables.edges
+            if owner.get(i, -1) == owner.get(j, -2) and model[e] < 0]
+
+
+def test_edges_that_join_the_same_nodes_twice_are_scanned_one_by_one():
+    assert compiled.apart([(0, 0, 1), (1, 1, 2), (2, 0, 4)]) == [(1, 0b11), (4, 0b1)]
+    assert compiled.apart([(0, 0, 1), (1, 1, 0)]) is None

@@ -13,7 +13,7 @@ from flowsat.puzzle.rules import Rules
 from flowsat.result import UsageError
 from flowsat.sat import rules, search
 from flowsat.sat.formula import encode
-from flowsat.sat.spec import load_spec
+from flowsat.sat.spec import changed_spec, load_spec
 from flowsat.solve import solve
 from tests.conftest import PUZZLES, ZUCKER, needs_shared, sat_search
 
@@ -140,6 +140,23 @@ def test_changes_to_a_named_encoding():
                        ("edges-binary+cells=none", "goes with links = 'edgecolors'")]:
         with pytest.raises(UsageError, match=words):
             load_spec(bad)
+
+
+def test_a_spec_file_is_read_anew_each_time_a_built_in_one_is_kept(tmp_path):
+    """`load_spec` keeps what it read of a built-in name (with its changes), never a file's:
+    an encoding file changed between two searches is read as it is now."""
+    path = tmp_path / "mine.toml"
+    path.write_text('summary = "mine"\ncells = "binary"\nlinks = "edges"\n')
+    assert load_spec(str(path)).card == "pairwise"
+    path.write_text('summary = "mine"\ncells = "binary"\nlinks = "edges"\ncard = "ladder"\n')
+    assert load_spec(str(path)).card == "ladder"
+    assert load_spec(f"{path}+card=totalizer").card == "totalizer"
+    path.write_text('summary = "mine"\ncells = "binary"\nlinks = "dirtypes"\n')
+    assert load_spec(f"{path}+card=totalizer").links == "dirtypes"
+    for name in ("edges-turns", "edges-binary+card=ladder", "edges-turns+unique=false"):
+        assert load_spec(name) == changed_spec(name)
+    assert load_spec("edges-turns+unique=false").unique is False
+    assert load_spec("edges-turns").unique is True
 
 
 @pytest.mark.parametrize("card", ["seqcounter", "ladder", "totalizer", "sortnetwrk"])

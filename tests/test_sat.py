@@ -8,6 +8,7 @@ import threading
 import time
 
 import pytest
+from pysat.solvers import SolverNames
 
 from flowsat.backend import Limits
 from flowsat.checker import problems
@@ -17,6 +18,7 @@ from flowsat.result import UsageError
 from flowsat.sat import BACKEND, DEFAULT_ENCODING, DEFAULT_SOLVER, can_stop, encode, search
 from flowsat.sat.decode import trace
 from flowsat.sat.encoder import Encoder
+from flowsat.sat.oracle import SOLVERS
 from flowsat.sat.spec import builtin_specs
 from flowsat.solve import solve, solve_many
 from tests.conftest import PUZZLES, REFERENCE, ZUCKER, handmade_files, needs_shared, zucker_files
@@ -137,6 +139,17 @@ def test_any_pysat_solver_by_name_or_alias_and_picosat(solver):
     assert result.status == "solved"
     assert result.config["solver"] in search.solver_name(solver)
     assert solve(SELF_TOUCH, solver=solver).status == "unsolvable"
+
+
+def test_a_solver_s_name_is_the_first_solver_that_has_it():
+    """`solver_name`'s table of aliases names each solver as PySAT's names do, in order."""
+    for name in {alias for solver in SOLVERS for alias in getattr(SolverNames, solver)}:
+        first = next(s for s in SOLVERS if name == s or name in getattr(SolverNames, s))
+        assert search.solver_name(name) == first
+    with pytest.raises(UsageError, match="unknown solver 'glucose5'"):
+        search.solver_name("glucose5")
+    with pytest.raises(UsageError, match="cannot be stopped"):
+        search.solver_name("lgl", timeout=1.0)
 
 
 def test_unknown_solver_and_encoding_are_usage_errors():
