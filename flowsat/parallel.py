@@ -2,13 +2,13 @@
 every earlier one is in (`--jobs` of `solve`, `rate`, `check-unique`, `convert`).
 
 The items are cut into blocks of consecutive ones (`bounds`): BLOCK, BLOCK, then twice as
-many twice, and so on up to MAX_BLOCK (64, 64, 128, 128, 256, 256, 256, ...), fixed by the
-index alone, whatever the number of workers or of items. Each block starts afresh: what the
-work keeps from one item to the next (a board compiled for SAT, `sat.compiled.BOARDS`) is
-forgotten first (`FRESH`). A worker is given whole blocks, so every item meets the same
-history, and gives the same answer, whatever `--jobs` is. Small inputs still make blocks
-for two workers; long ones start few blocks; the last blocks stay small enough that a worker
-does not wait long for the one still on the last.
+many twice, and so on up to MAX_BLOCK (16, 16, 32, 32, 64, 64, 128, 128, 256, 256, ...),
+fixed by the index alone, whatever the number of workers or of items. Each block starts
+afresh: what the work keeps from one item to the next (a board compiled for SAT,
+`sat.compiled.BOARDS`) is forgotten first (`FRESH`). A worker is given whole blocks, so every
+item meets the same history, and gives the same answer, whatever `--jobs` is. Small inputs
+still make blocks for two workers; long ones start few blocks; the last blocks stay small
+enough that a worker does not wait long for the one still on the last.
 
 The workers are forked from the command once its imports are done and the first blocks read
 (enough to tell how many workers the items need: `read_ahead`), the cheapest start on Linux.
@@ -46,7 +46,8 @@ MIN_ITEMS_A_WORKER = 8
 # block starts its boards on fresh solvers (some 20 M instructions a block on packs of 5x5
 # to 9x9 boards, callgrind; their formulas are kept: sat.compiled.FORMULAS) and is handed
 # out whole: fewer blocks than workers leave workers idle, and so does a long last block
-BLOCK = 64
+# (docs/performance.md, blocks)
+BLOCK = 16
 MAX_BLOCK = 256
 STOP_GRACE = 1.0  # seconds a worker has to end after SIGTERM
 FRESH: list[Callable[[], None]] = []  # what forgets the state kept between items, at a block

@@ -211,8 +211,11 @@ def counted(count: int, read: list[int]) -> Iterator[int]:
 
 @pytest.mark.parametrize(("count", "jobs", "workers"), [(10**6, 3, 3), (65, 2, 2), (64, 2, 1),
                                                         (200, 8, 3), (10**6, 1, 1)])
-def test_read_ahead_reads_what_tells_the_workers(count, jobs, workers):
-    """Up to the first item of the block the last worker wanted would get, or to the end."""
+def test_read_ahead_reads_what_tells_the_workers(count, jobs, workers, monkeypatch):
+    """Up to the first item of the block the last worker wanted would get, or to the end
+    (blocks of 64, 64, 128, 128, 256...)."""
+    monkeypatch.setattr(parallel, "BLOCK", 64)
+    monkeypatch.setattr(parallel, "MAX_BLOCK", 256)
     read: list[int] = []
     items, got = parallel.read_ahead(counted(count, read), jobs)
     wanted = next(islice(parallel.bounds(), jobs - 1, None)).start + 1
