@@ -1,17 +1,22 @@
 """Work on many puzzles in worker processes, the answers given back in input order as soon as
 every earlier one is in (`--jobs` of `solve`, `rate`, `check-unique`, `convert`).
 
-The items are cut into blocks of BLOCK consecutive ones, whatever the number of workers, and
-each block starts afresh: what the work keeps from one item to the next (a board compiled for
-SAT, `sat.compiled.BOARDS`) is forgotten first (`FRESH`). A worker is given whole blocks, so
-every item meets the same history, and gives the same answer, whatever `--jobs` is.
+The items are cut into blocks of consecutive ones (`bounds`): BLOCK, BLOCK, then twice as
+many twice, and so on up to MAX_BLOCK (16, 16, 32, 32, 64, 64, 128, 128, 256, 256, ...),
+fixed by the index alone, whatever the number of workers or of items. Each block starts
+afresh: what the work keeps from one item to the next (a board compiled for SAT,
+`sat.compiled.BOARDS`) is forgotten first (`FRESH`). A worker is given whole blocks, so every
+item meets the same history, and gives the same answer, whatever `--jobs` is. Small inputs
+still make blocks for two workers; long ones start few blocks; the last blocks stay small
+enough that a worker does not wait long for the one still on the last.
 
-The workers are forked from the command once its imports are done (the cheapest start on
-Linux), and see the items already read: the parent sends only the bounds of a block, and each
-worker sends back one answer an item as it is done. A worker ignores Ctrl-C: the parent stops
-them all and the answers printed so far stay. An exception raised by the work goes back as the
-item's answer, to be raised again in the parent at the item's turn, as if the work had run
-there.
+The workers are forked from the command once its imports are done and the first blocks read
+(enough to tell how many workers the items need: `read_ahead`), the cheapest start on Linux.
+The parent reads the rest while they work, and sends each block's items as it is read; each
+worker sends back one answer an item as it is done. A worker ignores Ctrl-C: the parent
+stops them all and the answers printed so far stay. An exception raised by the work goes
+back as the item's answer, to be raised again in the parent at the item's turn, as if the
+work had run there.
 """
 
 from __future__ import annotations
@@ -23,7 +28,8 @@ import selectors
 import signal
 import sys
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
+from itertools import chain, islice, takewhile
 from typing import TYPE_CHECKING, Generic, TypeVar
 
 from flowsat import memory
@@ -36,11 +42,13 @@ if TYPE_CHECKING:
 # A worker pays off from this many items each: below, forking and the compiled boards made
 # again in every worker cost more than the items save (see docs/solving.md, --jobs).
 MIN_ITEMS_A_WORKER = 8
-# Items a block (see the module docstring): each block starts its boards on fresh solvers
-# (some 23 M instructions a block on packs of 5x5 to 9x9 boards, callgrind; their formulas
-# are kept: sat.compiled.FORMULAS) and is handed out whole, so that fewer blocks than workers
-# leave workers idle
-BLOCK = 64
+# Items of the first two blocks, and of any block at most (see the module docstring): each
+# block starts its boards on fresh solvers (some 20 M instructions a block on packs of 5x5
+# to 9x9 boards, callgrind; their formulas are kept: sat.compiled.FORMULAS) and is handed
+# out whole: fewer blocks than workers leave workers idle, and so does a long last block
+# (docs/performance.md, blocks)
+BLOCK = 16
+MAX_BLOCK = 256
 STOP_GRACE = 1.0  # seconds a worker has to end after SIGTERM
 FRESH: list[Callable[[], None]] = []  # what forgets the state kept between items, at a block
 
@@ -65,11 +73,8 @@ class Done(Generic[R]):
         return self.value  # type: ignore[return-value]
 
 
-def attempt(work: Callable[[T], R], item: T, index: int) -> Done[R]:
-    """The work on the item at that index (the first of a block starts afresh: `FRESH`)."""
-    if index % BLOCK == 0:
-        for forget in FRESH:
-            forget()
+def attempt(work: Callable[[T], R], item: T) -> Done[R]:
+    """The work on the item, its answer or the exception it raised."""
     try:
         return Done(work(item))
     except Exception as err:
@@ -84,11 +89,46 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
+def afresh() -> None:
+    """Forget what the work kept from the items before: a block starts (`FRESH`)."""
+    for forget in FRESH:
+        forget()
+
+
+def bounds() -> Iterator[range]:
+    """The blocks, by index, from the first on, without end (see the module docstring)."""
+    start, size = 0, BLOCK
+    while True:
+        for _ in range(2):
+            yield range(start, start + size)
+            start += size
+        size = min(2 * size, max(BLOCK, MAX_BLOCK))
+
+
+def blocks_in(count: int) -> int:
+    """The blocks that `count` items begin."""
+    return sum(1 for _ in takewhile(lambda block: block.start < count, bounds()))
+
+
 def workers_for(count: int, jobs: int | None) -> int:
     """The worker processes for `count` items and `--jobs` (None: every core), no more than
     there are blocks: 1 means the work runs here, without workers."""
     wanted = cores() if jobs is None else jobs
-    return max(1, min(wanted, count // MIN_ITEMS_A_WORKER, -(-count // BLOCK)))
+    return max(1, min(wanted, count // MIN_ITEMS_A_WORKER, blocks_in(count)))
+
+
+def read_ahead(items: Iterable[T], jobs: int | None) -> tuple[Iterator[T], int]:
+    """The items, still to be read, and the worker processes for them: with more than one
+    wanted, the items up to the first of the block the last worker would be given are read
+    now (all of them if they end before), so that no more workers start than there are
+    blocks."""
+    wanted = cores() if jobs is None else jobs
+    source = iter(items)
+    if wanted == 1:
+        return source, 1
+    last = next(islice(bounds(), wanted - 1, None))
+    ahead = list(islice(source, last.start + 1))
+    return chain(ahead, source), workers_for(len(ahead), wanted)
 
 
 def share(max_memory: float | None, workers: int) -> float | None:
@@ -101,27 +141,32 @@ def answers(items: Iterable[T], work: Callable[[T], R], workers: int = 1
             ) -> Iterator[tuple[T, Done[R]]]:
     """Each item with the answer of `work` on it, in the order of the items, on `workers`
     processes (1: here, one item at a time, as it is read)."""
-    if workers == 1:
-        for i, item in enumerate(items):
-            yield item, attempt(work, item, i)
+    if workers > 1:
+        yield from pooled(items, work, workers)
         return
-    yield from pooled(list(items), work, workers)
+    starts = (block.start for block in bounds())
+    start = next(starts)
+    for i, item in enumerate(items):
+        if i == start:
+            afresh()
+            start = next(starts)
+        yield item, attempt(work, item)
 
 
-def blocks(count: int) -> deque[range]:
-    """The items, by index, in blocks to hand out."""
-    return deque(range(start, min(count, start + BLOCK)) for start in range(0, count, BLOCK))
+Block = tuple[int, list]  # the index of a block's first item, and its items
 
 
-def serve(conn: Connection, items: Sequence[T], work: Callable[[T], R], cap_mb: float) -> None:
+def serve(conn: Connection, work: Callable[[T], R], cap_mb: float) -> None:
     """A worker's life: do the work on each block of items sent, answer by answer, until the
     parent closes the pipe."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     memory.set_default_cap_mb(cap_mb)
     try:
         while True:
-            for i in conn.recv():
-                done = portable(attempt(work, items[i], i))
+            start, items = conn.recv()
+            afresh()
+            for i, item in enumerate(items, start):
+                done = portable(attempt(work, item))
                 conn.send((i, done.value, done.error))  # plain: no class of its own to pickle
     except (EOFError, BrokenPipeError):  # the parent is gone or done
         return
@@ -141,20 +186,19 @@ def portable(done: Done[R]) -> Done[R]:
 class Worker:
     """A worker process and the block of items it is on."""
 
-    def __init__(self, context: BaseContext, items: Sequence, work: Callable, cap_mb: float):
+    def __init__(self, context: BaseContext, work: Callable, cap_mb: float):
         sys.stdout.flush()  # what is buffered here would be written again by the child
         sys.stderr.flush()
         self.conn, child = context.Pipe()
-        self.process = context.Process(target=serve, args=(child, items, work, cap_mb),
-                                       daemon=True)
+        self.process = context.Process(target=serve, args=(child, work, cap_mb), daemon=True)
         self.process.start()
         child.close()
         self.left: set[int] = set()
 
-    def give(self, todo: deque[range]) -> None:
+    def give(self, todo: deque[Block]) -> None:
         if todo and not self.left:
-            block = todo.popleft()
-            self.left = set(block)
+            start, items = block = todo.popleft()
+            self.left = set(range(start, start + len(items)))
             with contextlib.suppress(OSError):  # the worker died: `collect` answers its items
                 self.conn.send(block)
 
@@ -211,22 +255,30 @@ def death(exitcode: int | None) -> str:
     return f"exit status {exitcode}"
 
 
-def pooled(items: list[T], work: Callable[[T], R], workers: int
+def pooled(items: Iterable[T], work: Callable[[T], R], workers: int
            ) -> Iterator[tuple[T, Done[R]]]:
-    """`answers` over worker processes forked from this one."""
+    """`answers` over worker processes forked from this one, the items read while they work
+    (a block at a time, no more than one a worker ahead of them)."""
     import multiprocessing
 
     context = multiprocessing.get_context("fork")
     cap = memory.default_cap_mb() / workers  # measured here, before any worker starts
-    todo, done, shown = blocks(len(items)), {}, 0
-    pool = [Worker(context, items, work, cap) for _ in range(workers)]
+    source, sizes = iter(items), bounds()
+    todo: deque[Block] = deque()  # blocks read, not yet handed out
+    read: dict[int, T] = {}  # items read, not yet given back
+    done: dict[int, Done] = {}
+    shown, more = 0, True
+    pool = [Worker(context, work, cap) for _ in range(workers)]
     ready = selectors.DefaultSelector()  # kept for the run: one made a wait costs more
     for w in pool:  # than a small puzzle's answer
         watch(ready, w)
     try:
-        for w in pool:
-            w.give(todo)
-        while shown < len(items):
+        while more or read:
+            for w in pool:
+                w.give(todo)
+            if more and len(todo) < workers:
+                more = read_block(source, next(sizes), read, todo)
+                continue
             for key, _ in ready.select():
                 w, what = key.data
                 if w not in pool:  # replaced on the way
@@ -238,16 +290,27 @@ def pooled(items: list[T], work: Callable[[T], R], workers: int
                     ready.unregister(w.conn)
                     ready.unregister(w.process.sentinel)
                     w.stop()
-                    pool[pool.index(w)] = w = Worker(context, items, work, cap)
+                    pool[pool.index(w)] = w = Worker(context, work, cap)
                     watch(ready, w)
                 w.give(todo)
             while shown in done:
-                yield items[shown], done.pop(shown)
+                yield read.pop(shown), done.pop(shown)
                 shown += 1
     finally:
         ready.close()
         for w in pool:
             w.stop()
+
+
+def read_block(source: Iterator[T], block: range, read: dict[int, T], todo: deque[Block]
+               ) -> bool:
+    """Read the block's items (fewer where the source ends) to hand out; False if the
+    source has ended."""
+    items = list(islice(source, len(block)))
+    if items:
+        read.update(enumerate(items, block.start))
+        todo.append((block.start, items))
+    return len(items) == len(block)
 
 
 def watch(ready: selectors.BaseSelector, w: Worker) -> None:

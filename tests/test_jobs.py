@@ -9,6 +9,8 @@ import re
 import signal
 import subprocess
 import sys
+from collections.abc import Iterator
+from itertools import islice
 from pathlib import Path
 
 import pytest
@@ -84,11 +86,12 @@ def numberlink_pack(path: Path, folders: list[str]) -> Path:
 
 
 def test_a_pack_answers_byte_for_byte_the_same_on_one_or_two_workers(tmp_path, monkeypatch):
-    """Blocks of 8 puzzles, two workers for a pack of three boards: each puzzle meets the
-    same solver history (its block's), so its stats are those of one process, counters and
-    compiled route alike; one process compiles each board once, for all its blocks
-    (`compiled.FORMULAS`), each worker anew."""
+    """Blocks of 8, 8, then 16 puzzles, two workers for a pack of three boards: each puzzle
+    meets the same solver history (its block's), so its stats are those of one process,
+    counters and compiled route alike; one process compiles each board once, for all its
+    blocks (`compiled.FORMULAS`), each worker anew."""
     monkeypatch.setattr(parallel, "BLOCK", 8)
+    monkeypatch.setattr(parallel, "MAX_BLOCK", 16)
     monkeypatch.setattr(parallel, "MIN_ITEMS_A_WORKER", 1)
     made = []
     monkeypatch.setattr(compiled, "compile_board", lambda *a: made.append(a[0]) or
@@ -106,7 +109,8 @@ def test_a_pack_answers_byte_for_byte_the_same_on_one_or_two_workers(tmp_path, m
     assert len(one) == 60 and one == two
     later = [r["stats"] for r in one if r["index"] > 8 and r["stats"].get("route") == "compiled"]
     assert later and any(s["board_puzzles"] > 0 for s in later)
-    assert all(s["board_puzzles"] < 8 for s in later)  # a block's boards are its own
+    assert all(s["board_puzzles"] < 16 for s in later)  # a block's boards are its own
+    assert any(s["board_puzzles"] >= 8 for s in later)  # (in blocks of 16 from the third)
 
 
 @pytest.mark.parametrize("jobs", ["0", "-1"])
@@ -168,12 +172,65 @@ def test_a_dead_worker_answers_with_an_error(monkeypatch):
             os._exit(9)
         return n
 
-    got = list(parallel.answers(range(40), work, 2))
-    assert [item for item, _ in got] == list(range(40))
+    got = list(parallel.answers(range(60), work, 2))
+    assert [item for item, _ in got] == list(range(60))
     with pytest.raises(RuntimeError, match="exit status 9"):
         got[20][1].get()
-    assert all(got[n][1].error for n in (21, 22, 23)) and got[24][1].get() == 24
-    assert [done.get() for n, done in got if n > 20 and not done.error][-1] == 39
+    block = next(b for b in parallel.bounds() if 20 in b)
+    assert all(got[n][1].error for n in range(21, block.stop))
+    assert got[block.stop][1].get() == block.stop
+    assert [done.get() for n, done in got if n > 20 and not done.error][-1] == 59
+
+
+def test_blocks_grow_by_index_alone(monkeypatch):
+    monkeypatch.setattr(parallel, "BLOCK", 4)
+    monkeypatch.setattr(parallel, "MAX_BLOCK", 16)
+    first = list(islice(parallel.bounds(), 8))
+    assert [len(b) for b in first] == [4, 4, 8, 8, 16, 16, 16, 16]
+    assert [b.start for b in first[1:]] == [b.stop for b in first[:-1]] and first[0].start == 0
+    assert [parallel.blocks_in(n) for n in (0, 1, 4, 5, 8, 9, 16, 17)] == [0, 1, 1, 2, 2, 3, 3, 4]
+
+
+def test_one_process_starts_each_block_afresh(monkeypatch):
+    monkeypatch.setattr(parallel, "BLOCK", 4)
+    monkeypatch.setattr(parallel, "MAX_BLOCK", 8)
+    fresh: list[int] = []
+    seen: list[int] = []
+    monkeypatch.setattr(parallel, "FRESH", [lambda: fresh.append(len(seen))])
+    for _ in parallel.answers(range(30), seen.append):
+        pass
+    assert fresh == [b.start for b in islice(parallel.bounds(), 5)] == [0, 4, 8, 16, 24]
+
+
+def counted(count: int, read: list[int]) -> Iterator[int]:
+    """The numbers up to `count`, each noted in `read` as it is read."""
+    for n in range(count):
+        read.append(n)
+        yield n
+
+
+@pytest.mark.parametrize(("count", "jobs", "workers"), [(10**6, 3, 3), (65, 2, 2), (64, 2, 1),
+                                                        (200, 8, 3), (10**6, 1, 1)])
+def test_read_ahead_reads_what_tells_the_workers(count, jobs, workers, monkeypatch):
+    """Up to the first item of the block the last worker wanted would get, or to the end
+    (blocks of 64, 64, 128, 128, 256...)."""
+    monkeypatch.setattr(parallel, "BLOCK", 64)
+    monkeypatch.setattr(parallel, "MAX_BLOCK", 256)
+    read: list[int] = []
+    items, got = parallel.read_ahead(counted(count, read), jobs)
+    wanted = next(islice(parallel.bounds(), jobs - 1, None)).start + 1
+    assert got == workers and len(read) == (min(count, wanted) if jobs > 1 else 0)
+    assert next(items) == 0
+
+
+def test_the_workers_start_before_the_items_are_all_read():
+    """The parent reads a block at a time, one a worker ahead of them: the first answers come
+    while most items are still unread, and every item comes back."""
+    read: list[int] = []
+    answered = parallel.answers(counted(5000, read), lambda n: n * n, 2)
+    first, done = next(answered)
+    assert (first, done.get()) == (0, 0) and len(read) < 1000
+    assert [done.get() for _, done in answered] == [n * n for n in range(1, 5000)]
 
 
 def test_few_puzzles_start_no_worker():

@@ -14,7 +14,7 @@ import typer
 
 from flowsat.options import MAX_CELLS as MAX_CELLS_BOUNDS
 from flowsat.options import REPEAT, RUN_TIMEOUT, WORKERS, Bounds
-from flowsat.parallel import MIN_ITEMS_A_WORKER, answers, workers_for
+from flowsat.parallel import MIN_ITEMS_A_WORKER, answers, read_ahead
 from flowsat.puzzle import Paths, Puzzle, PuzzleError, expand_paths, read_puzzles
 from flowsat.result import UsageError
 
@@ -120,14 +120,10 @@ def every_item(files: list[Path] | list[str], max_cells: int
 
 
 def items_and_workers(files: list[Path] | list[str], max_cells: int, jobs: int | None
-                      ) -> tuple[Iterator[Puzzle | PuzzleError] | list[Puzzle | PuzzleError], int]:
-    """The items of the files and the worker processes for them: read as they go with one
-    process, all at once to share them out."""
-    items = every_item(files, max_cells)
-    if jobs == 1:
-        return items, 1
-    items = list(items)
-    return items, workers_for(len(items), jobs)
+                      ) -> tuple[Iterator[Puzzle | PuzzleError], int]:
+    """The items of the files, read as they go, and the worker processes for them (the
+    first blocks read now: `parallel.read_ahead`)."""
+    return read_ahead(every_item(files, max_cells), jobs)
 
 
 def each_puzzle(files: list[Path], max_cells: int, work: Callable[[Puzzle], T],
