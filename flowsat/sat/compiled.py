@@ -114,8 +114,18 @@ class Costs:
 
 
 def code_bits(colors: int) -> int:
-    """The bits of a color code for that many colors (compiled boards are keyed by it)."""
+    """The bits of a color code for that many colors."""
     return max(1, (colors - 1).bit_length())
+
+
+def key_bits(puzzle: Puzzle) -> int:
+    """The code bits of a puzzle's compiled board (it is keyed by them): enough for its
+    colors and, if that is more, for as many colors as the board's longer side, about as many
+    as most puzzles on a board have: puzzles with a few colors fewer share its compile (a
+    pack of 10x10 levels of 7 to 12 colors compiles once, not once for 3 bits and once for
+    4). A puzzle's unused high bits are 0 in its assumptions."""
+    board = puzzle.board
+    return code_bits(max(len(puzzle.colors), board.width, board.height))
 
 
 def blank(board: Board) -> Puzzle:
@@ -246,8 +256,9 @@ def turn_rows(enc: Encoder, links: BoardEdges) -> list[list[int]]:
 
 
 def board_key(puzzle: Puzzle, spec: Spec, rules: Rules, solver: str) -> tuple:
-    """What a compiled board is kept by: the board, rules, encoding, solver, code bits."""
-    return puzzle.board, rules, spec, solver, code_bits(len(puzzle.colors))
+    """What a compiled board is kept by: the board, rules, encoding, solver, code bits
+    (`key_bits`)."""
+    return puzzle.board, rules, spec, solver, key_bits(puzzle)
 
 
 def fits(spec: Spec, rules: Rules, board: Board, solver: str) -> bool:
