@@ -72,6 +72,12 @@ FRESH_VARIABLES = 0.25
 # per puzzle; later costs more on the 2016 set, docs/performance.md)
 COMPILE_AT = 2
 SEEN_KEYS = 10_000  # the keys asked for so far, kept (and their costs)
+# A board's usual colors, times the square root of its cells (`key_bits`). Instructions
+# against main's exact bits (callgrind, `flowsat solve --jobs 1`): the 2016 set -5.0 % (its
+# 8x8 levels of 5 and 6 colors get a 4th bit for nothing), /work/packs/mid.txt -5.9 %,
+# /work/packs/k1000.txt -4.9 % (its 8x8 levels of 6 to 10 colors compile once a block);
+# the bits of the board's longer side instead: -5.6 %, -5.4 %, -3.1 %
+USUAL_COLORS = 1.1
 # Instructions (callgrind, glucose4) a puzzle costs, for `cost`: each propagation of the
 # solver (its calls on the 2016 set: 24 M for 41,000), each variable of a model read (see
 # FRESH_VARIABLES), each literal of the per-puzzle formula encoded and loaded (a 14x14 board
@@ -120,12 +126,13 @@ def code_bits(colors: int) -> int:
 
 def key_bits(puzzle: Puzzle) -> int:
     """The code bits of a puzzle's compiled board (it is keyed by them): enough for its
-    colors and, if that is more, for as many colors as the board's longer side, about as many
-    as most puzzles on a board have: puzzles with a few colors fewer share its compile (a
-    pack of 10x10 levels of 7 to 12 colors compiles once, not once for 3 bits and once for
-    4). A puzzle's unused high bits are 0 in its assumptions."""
-    board = puzzle.board
-    return code_bits(max(len(puzzle.colors), board.width, board.height))
+    colors and, if that is more, for about as many colors as most puzzles on its board have,
+    a little over the square root of its cells (`flowsat generate` makes 0.8 to 1.2 times
+    it): puzzles with a few colors fewer share one compile (a pack of 10x10 levels of 7 to
+    12 colors compiles once, not once for 3 bits and once for 4). A puzzle's unused high
+    bits are 0 in its assumptions."""
+    usual = round(USUAL_COLORS * (puzzle.width * puzzle.height) ** 0.5)
+    return code_bits(max(len(puzzle.colors), usual))
 
 
 def blank(board: Board) -> Puzzle:
