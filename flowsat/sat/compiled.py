@@ -73,7 +73,7 @@ FRESH_VARIABLES = 0.25
 COMPILE_AT = 2
 SEEN_KEYS = 10_000  # the keys asked for so far, kept (and their costs)
 # A board's usual colors, times the square root of its cells (`key_bits`). Instructions
-# against main's exact bits (callgrind, `flowsat solve --jobs 1`): the 2016 set -5.0 % (its
+# against main's exact bits (callgrind, `flowsat solve --jobs 1`): the 2016 set -5.3 % (its
 # 8x8 levels of 5 and 6 colors get a 4th bit for nothing), /work/packs/mid.txt -5.9 %,
 # /work/packs/k1000.txt -4.9 % (its 8x8 levels of 6 to 10 colors compile once a block);
 # the bits of the board's longer side instead: -5.6 %, -5.4 %, -3.1 %
