@@ -142,6 +142,14 @@ def test_puzzles_with_fewer_colors_share_the_board_compiled_for_its_usual_colors
     assert [board.cells.nbits for board in compiled.BOARDS.boards.values()] == [3]
 
 
+@pytest.mark.parametrize(("width", "height", "bits"), [(30, 30, 6), (40, 30, 2)])
+def test_the_usual_colors_widen_the_bits_up_to_a_thousand_cells(width, height, bits):
+    rows = ["AB" + EMPTY * (width - 4) + "CA", "B" + EMPTY * (width - 2) + "C",
+            *[EMPTY * width] * (height - 2)]
+    puzzle = Puzzle(tuple(rows))
+    assert len(puzzle.colors) == 3 and compiled.key_bits(puzzle) == bits
+
+
 def test_cycle_cuts_learned_on_one_puzzle_stay_for_the_next():
     rules = Rules(self_touch=True)  # no corner rule: models with cycles are common
     rng = random.Random(1)
