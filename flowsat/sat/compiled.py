@@ -73,10 +73,11 @@ FRESH_VARIABLES = 0.25
 COMPILE_AT = 2
 SEEN_KEYS = 10_000  # the keys asked for so far, kept (and their costs)
 # A board's usual colors, times the square root of its cells (`key_bits`). Instructions
-# against main's exact bits (callgrind, `flowsat solve --jobs 1`): the 2016 set -5.3 % (its
-# 8x8 levels of 5 and 6 colors get a 4th bit for nothing), /work/packs/mid.txt -5.9 %,
-# /work/packs/k1000.txt -4.9 % (its 8x8 levels of 6 to 10 colors compile once a block);
-# the bits of the board's longer side instead: -5.6 %, -5.4 %, -3.1 %
+# against main's exact bits (callgrind, `flowsat solve --jobs 1`; about 1 % from build to
+# build): the 2016 set -4.3 % (its 8x8 levels of 5 and 6 colors get a 4th bit for nothing),
+# /work/packs/mid.txt -5.9 %, /work/packs/k1000.txt -4.7 % (its 8x8 levels of 6 to 10
+# colors compile once a block); the bits of the board's longer side instead: -5.6 %,
+# -5.4 %, -3.1 %
 USUAL_COLORS = 1.1
 # Cells up to which a board's bits cover its usual colors: on larger ones a puzzle's solve
 # dominates, and the per-puzzle formula solves it faster than a compiled board (the 50x50
