@@ -128,6 +128,31 @@ def test_the_first_puzzle_of_a_board_is_encoded_alone_the_second_compiles():
     assert again["route"] == "compiled" and again["board_puzzles"] == 1
 
 
+def test_puzzles_with_fewer_colors_share_the_board_compiled_for_its_usual_colors():
+    """A 5x5 board compiles with 3-bit codes (its usual colors: 6) for puzzles of 2 to 8
+    colors; more colors than that compile apart (4-bit codes)."""
+    rng = random.Random(2)
+    pack = [puzzle_of(random_filling(5, 5, rng, mean_length=length), 5, 5, index=k)
+            for k, length in enumerate([100.0, 100.0, 5.0, 100.0, 5.0, 2.5])]
+    colors = [len(p.colors) for p in pack]
+    assert min(colors[:5]) <= 4 < max(colors[:5]) <= 8 < colors[5]  # 2, 3 and 4 bits
+    alone = statuses(pack, Rules(), fresh=True)
+    compiled.BOARDS.clear()
+    together = statuses(pack, Rules(), fresh=False)
+    assert [s for s, _ in together] == [s for s, _ in alone] == ["solved"] * 6
+    assert [route == "compiled" for _, route in together] == [False] + [True] * 4 + [False]
+    assert sorted(key[-1] for key in compiled.BOARDS.seen) == [3, 4]
+    assert [board.cells.nbits for board in compiled.BOARDS.boards.values()] == [3]
+
+
+@pytest.mark.parametrize(("width", "height", "bits"), [(30, 30, 6), (40, 30, 2)])
+def test_the_usual_colors_widen_the_bits_up_to_a_thousand_cells(width, height, bits):
+    rows = ["AB" + EMPTY * (width - 4) + "CA", "B" + EMPTY * (width - 2) + "C",
+            *[EMPTY * width] * (height - 2)]
+    puzzle = Puzzle(tuple(rows))
+    assert len(puzzle.colors) == 3 and compiled.key_bits(puzzle) == bits
+
+
 def test_cycle_cuts_learned_on_one_puzzle_stay_for_the_next():
     rules = Rules(self_touch=True)  # no corner rule: models with cycles are common
     rng = random.Random(1)

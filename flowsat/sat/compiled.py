@@ -73,6 +73,18 @@ FRESH_VARIABLES = 0.25
 # per puzzle; later costs more on the 2016 set, docs/performance.md)
 COMPILE_AT = 2
 SEEN_KEYS = 10_000  # the keys asked for so far, kept (and their costs)
+# A board's usual colors, times the square root of its cells (`key_bits`). Instructions
+# against main's exact bits (callgrind, `flowsat solve --jobs 1`; about 1 % from build to
+# build): the 2016 set -4.3 % (its 8x8 levels of 5 and 6 colors get a 4th bit for nothing),
+# /work/packs/mid.txt -5.9 %, /work/packs/k1000.txt -4.7 % (its 8x8 levels of 6 to 10
+# colors compile once a block); the bits of the board's longer side instead: -5.6 %,
+# -5.4 %, -3.1 %
+USUAL_COLORS = 1.1
+# Cells up to which a board's bits cover its usual colors: on larger ones a puzzle's solve
+# dominates, and the per-puzzle formula solves it faster than a compiled board (the 50x50
+# levels of ../shared/puzzles/numberlink/inputs10-part.txt: three times the propagations);
+# there a board compiles only for puzzles with as many code bits, as it did before
+USUAL_UP_TO = 1_000
 # Instructions (callgrind, glucose4) a puzzle costs, for `cost`: each propagation of the
 # solver (its calls on the 2016 set: 24 M for 41,000), each variable of a model read (see
 # FRESH_VARIABLES), each literal of the per-puzzle formula encoded and loaded (a 14x14 board
@@ -115,8 +127,20 @@ class Costs:
 
 
 def code_bits(colors: int) -> int:
-    """The bits of a color code for that many colors (compiled boards are keyed by it)."""
+    """The bits of a color code for that many colors."""
     return max(1, (colors - 1).bit_length())
+
+
+def key_bits(puzzle: Puzzle) -> int:
+    """The code bits of a puzzle's compiled board (it is keyed by them): enough for its
+    colors and, if that is more, for about as many colors as most puzzles on its board have,
+    a little over the square root of its cells (`flowsat generate` makes 0.8 to 1.2 times
+    it): puzzles with a few colors fewer share one compile (a pack of 10x10 levels of 7 to
+    12 colors compiles once, not once for 3 bits and once for 4), on boards up to
+    USUAL_UP_TO cells. A puzzle's unused high bits are 0 in its assumptions."""
+    cells = puzzle.width * puzzle.height
+    usual = round(USUAL_COLORS * cells ** 0.5) if cells <= USUAL_UP_TO else 0
+    return code_bits(max(len(puzzle.colors), usual))
 
 
 def blank(board: Board) -> Puzzle:
@@ -247,8 +271,9 @@ def turn_rows(enc: Encoder, links: BoardEdges) -> list[list[int]]:
 
 
 def board_key(puzzle: Puzzle, spec: Spec, rules: Rules, solver: str) -> tuple:
-    """What a compiled board is kept by: the board, rules, encoding, solver, code bits."""
-    return puzzle.board, rules, spec, solver, code_bits(len(puzzle.colors))
+    """What a compiled board is kept by: the board, rules, encoding, solver, code bits
+    (`key_bits`)."""
+    return puzzle.board, rules, spec, solver, key_bits(puzzle)
 
 
 def fits(spec: Spec, rules: Rules, board: Board, solver: str) -> bool:
