@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterable
 from itertools import pairwise
 
-from flowsat.puzzle.board import OPPOSITE, Board
+from flowsat.puzzle.board import OPPOSITE, SQUARE, Board
 from flowsat.puzzle.model import Cell, Paths, Puzzle
 from flowsat.puzzle.rules import DEFAULT_RULES, Rules
 from flowsat.render.geometry import OVER, passes
@@ -35,6 +35,8 @@ HIGHLIGHT = "\x1b[1;97;41m"  # cycles: bold white on red
 BITS = {"U": 1, "D": 2, "L": 4, "R": 8}  # a cell's links as bits (`link_bits`)
 WAY_BITS = {way: (BITS[side], BITS[SIDES[OPPOSITE[way]]]) for way, side in SIDES.items()}
 BY_BITS = tuple(GLYPHS.get(frozenset(s for s, bit in BITS.items() if m & bit)) for m in range(16))
+# a step on a square board without warps, by (rows, columns) it goes: its two cells' link bits
+STEP_BITS = {SQUARE[way]: ends for way, ends in WAY_BITS.items()}
 
 
 def links(paths: Paths, board: Board | None = None) -> dict[Cell, set[str]]:
@@ -50,7 +52,21 @@ def links(paths: Paths, board: Board | None = None) -> dict[Cell, set[str]]:
 
 def link_bits(paths: Paths, board: Board) -> list[int]:
     """`links` as each cell's bits (`BITS`), by cell number (a cell off the grid links
-    nothing)."""
+    nothing); on a square board without warps, each step's bits found from how far it goes."""
+    if board.shape != "square" or board.wrap:
+        return link_bits_along(paths, board)
+    found, h, w, step = [0] * board.size, board.height, board.width, STEP_BITS.get
+    for path in paths.values():
+        for (ra, ca), (rb, cb) in pairwise(path):
+            ends = step((rb - ra, cb - ca))
+            if ends and 0 <= ra < h and 0 <= ca < w and 0 <= rb < h and 0 <= cb < w:
+                found[ra * w + ca] |= ends[0]
+                found[rb * w + cb] |= ends[1]
+    return found
+
+
+def link_bits_along(paths: Paths, board: Board) -> list[int]:
+    """`link_bits` on any board: the way of each step from the board."""
     found, w = [0] * board.size, board.width
     for path in paths.values():
         for way, ((ra, ca), (rb, cb)) in zip(board.ways_along(path), pairwise(path), strict=True):
@@ -78,7 +94,9 @@ def draw(puzzle: Puzzle, paths: Paths | None = None, color: bool = False,
         return honeycomb(puzzle, paths or {}, color)
     paths = paths or {}
     linked = link_bits(paths, board)
-    ring = link_bits({k: [*cycle, cycle[0]] for k, cycle in enumerate(cycles)}, board)
+    cycles = list(cycles)
+    ring = link_bits({k: [*cycle, cycle[0]] for k, cycle in enumerate(cycles)}, board) \
+        if cycles else [0] * board.size
     cycled = any(ring)
     walls = walled_sides(board, "right"), walled_sides(board, "down")
     owner, rgb = (owners(board, paths), palette(puzzle.colors)) if color else ({}, {})
