@@ -253,3 +253,22 @@ def test_link_bits_of_a_square_board_are_those_found_way_by_way(seed):
             path.append((r, c))
         paths[k] = path if k % 2 else [list(cell) for cell in path]
     assert link_bits(paths, board) == link_bits_along(paths, board)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_a_plain_board_is_drawn_at_once_as_row_by_row(seed):
+    import random
+
+    from flowsat.puzzle import Board
+    from flowsat.render.text import plain_texts, row_texts
+
+    rng = random.Random(seed)
+    w, h = rng.randint(1, 7), rng.randint(1, 7)
+    rows = tuple("".join(rng.choice("..AB#") for _ in range(w)) for _ in range(h))
+    puzzle = Puzzle(rows, board=Board.square(w, h))
+    linked = [rng.randrange(16) for _ in range(w * h)]
+    at_once = plain_texts(puzzle, linked)
+    for r in range(h):
+        texts = at_once[r * w:(r + 1) * w]
+        texts[-1] = texts[-1][0]
+        assert texts == row_texts(puzzle, r, linked, set())
