@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from functools import cache
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
 from flowsat.puzzle.model import Paths, Puzzle, cell_arrays, solution_grid
 from flowsat.puzzle.rules import Rules
+
+if TYPE_CHECKING:
+    from json import JSONEncoder
 
 # the cells of a record's paths from which numpy writes them: json.dumps is faster below (a
 # 40x20 board: 0.25 ms against 1.6; 10,000 cells: even; a million: 0.7 s against 0.29)
@@ -61,12 +65,13 @@ def record_json(record: dict[str, Any]) -> str:
     does not look for cycles in it."""
     import json  # here: only JSON output needs it, and every run imports this module
 
-    if not record.get("paths"):
-        return json.dumps(record, separators=(",", ":"), check_circular=False)
-    if sum(map(len, record["paths"].values())) < ARRAYS_FROM:  # a path may be a `CellPath`
-        paths = {color: list(path) for color, path in record["paths"].items()}
-        return json.dumps({**record, "paths": paths}, separators=(",", ":"),
-                          check_circular=False)
+    paths = record.get("paths")
+    if not paths:
+        return encoder().encode(record)
+    if sum(map(len, paths.values())) < ARRAYS_FROM:
+        if not all(type(path) in (list, tuple) for path in paths.values()):  # a `CellPath`
+            record = {**record, "paths": {color: list(path) for color, path in paths.items()}}
+        return encoder().encode(record)  # cells: tuples or lists, both JSON arrays
     items = list(record.items())
     at = list(record).index("paths")
     head = json.dumps(dict(items[:at]), separators=(",", ":"))[:-1]  # "{...", no "}"
@@ -75,6 +80,15 @@ def record_json(record: dict[str, Any]) -> str:
                      for color, path in record["paths"].items())
     return (f"{head}{',' if at else ''}\"paths\":{{{paths}}}"
             f"{',' if at + 1 < len(items) else ''}{tail}")
+
+
+@cache
+def encoder() -> JSONEncoder:
+    """What writes a record as `json.dumps(record, separators=(",", ":"))` does, made once
+    (a record is made afresh: json need not look for cycles in it)."""
+    from json import JSONEncoder
+
+    return JSONEncoder(separators=(",", ":"), check_circular=False)
 
 
 def cells_json(path: list) -> str:

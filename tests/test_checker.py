@@ -139,3 +139,14 @@ def broken(paths: dict, rng: random.Random, change: str, puzzle: Puzzle, holes: 
     elif change == "lists":
         paths = {c: [list(cell) for cell in p] for c, p in paths.items()}
     return paths
+
+
+def test_the_quick_check_refuses_a_path_into_a_hole_or_twice_through_a_cell():
+    puzzle = Puzzle(("A.A", "...", "B.B"), board=Board(3, 3, holes=frozenset({4})))
+    around = {"A": [(0, 0), (0, 1), (0, 2)], "B": [(2, 0), (2, 1), (2, 2)]}
+    side = {"A": [(0, 0), (1, 0), (1, 1), (1, 2), (0, 2)], "B": around["B"]}  # (1, 1): hole
+    twice = {"A": [(0, 0), (0, 1), (0, 0), (0, 1), (0, 2)], "B": around["B"]}
+    touch = Rules(self_touch=True, fill_all=False)
+    assert right_by_cells(puzzle, around, touch)
+    assert not right_by_cells(puzzle, side, touch) and not right_by_cells(puzzle, twice, touch)
+    assert "path 'A' enters the hole at (1, 1)" in problems(puzzle, side, touch)

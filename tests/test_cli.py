@@ -140,3 +140,19 @@ def test_help_documents_exit_statuses():
 def test_version(flag):
     result = CliRunner().invoke(app, [flag])
     assert result.exit_code == 0 and result.stdout.startswith("flowsat ")
+
+
+@pytest.mark.parametrize("color", [None, True, False])
+def test_an_answer_is_printed_in_one_write_as_line_by_line(capsys, color):
+    import typer
+
+    from flowsat.commands.solve import echo
+
+    red = "\x1b[31mA\x1b[0m─B"
+    for parts in ([("p#1: solved", None), (red + "\n", color)], [("plain", None)],
+                  [(red, None), (red, True)], [("x", True), ("y", False)]):
+        echo(parts)
+        once = capsys.readouterr().out
+        for line, switch in parts:
+            typer.echo(line, color=switch)
+        assert once == capsys.readouterr().out

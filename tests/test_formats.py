@@ -172,3 +172,33 @@ def test_shared_puzzles_all_parse():
 def test_parse_puzzles_from_text():
     (p,) = parse_puzzles("A.\n.A\n")
     assert p.dots == {"A": ((0, 0), (1, 1))}
+
+
+def test_dots_found_while_reading_are_those_of_the_board_in_order():
+    for file in sorted(PUZZLES.rglob("*.txt")):
+        for p in read_puzzles(file):
+            fresh = Puzzle(p.rows, board=p.board).dots  # found from the rows afresh
+            assert list(p.dots.items()) == list(fresh.items()), (file, p.index)
+
+
+NUMBERLINK_TEXTS = [
+    "2 1\naa\n3 1\nab.\n2 2\nxy\n\n2 1\ncc\n3 1\nA..\n..A\n2 1\ndd\n",
+    "3 2\n#.#\nb.b\n# comment\n2 2\n3 1\n.A.\n4 1\nA A.\n2 1\naa\n0 0\n",
+    "3 3\nA.B\n...\nB.A\n3 3\nA.B\n..\nB.A\n3 2\nA.A\n",
+    "2 2\nAB\n\nAB\n1 1\n.\n2 1\nx\t\n0 3\n2 1\nA.\n2 1\nAA\n",
+    "3 1\nA.A\n5 5\nA...A\n.....\n.....\n.....\nB...B\n2 1\n",
+]
+
+
+@pytest.mark.parametrize("text", NUMBERLINK_TEXTS)
+def test_numberlink_boards_read_a_block_at_a_time_as_line_by_line(text, monkeypatch):
+    from flowsat.puzzle.formats import numberlink
+
+    def seen(items: list) -> list:
+        return [(str(x), x.index) if isinstance(x, PuzzleError) else
+                (x, x.line, list(x.dots.items())) for x in items]
+
+    fast = seen(list(parse_puzzles(text, "f.txt", max_cells=20)))
+    monkeypatch.setattr(numberlink, "whole_rows", lambda *args: None)  # line by line only
+    assert fast == seen(list(parse_puzzles(text, "f.txt", max_cells=20)))
+    assert any(isinstance(x[0], Puzzle) for x in fast)

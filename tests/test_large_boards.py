@@ -172,6 +172,22 @@ def test_a_record_is_written_as_json_writes_it(paths, before, after):
         assert record_json(record) == json.dumps(record, separators=(",", ":"))
 
 
+@settings(max_examples=60, deadline=None)
+@given(paths=st.dictionaries(st.text(max_size=2), cells, max_size=4),
+       kinds=st.lists(st.sampled_from(["list", "tuple", "lists", "arrays"]), min_size=4,
+                      max_size=4))
+def test_a_small_record_is_written_as_json_writes_it_whatever_holds_its_cells(paths, kinds):
+    held = {"list": list, "tuple": tuple, "lists": lambda p: [list(c) for c in p],
+            "arrays": lambda p: CellPath(np.array([r for r, _ in p], dtype=np.int64),
+                                         np.array([c for _, c in p], dtype=np.int64))}
+    given = {color: held[kind](path) for (color, path), kind in zip(paths.items(), kinds)}
+    record = {"file": "f", "paths": given, "stats": {"total_s": 0.5}, "error": None}
+    expected = json.dumps({**record, "paths": paths}, separators=(",", ":"))
+    assert record_json(record) == expected
+    assert record_json({**record, "paths": None}) == json.dumps({**record, "paths": None},
+                                                                separators=(",", ":"))
+
+
 @settings(max_examples=40, deadline=None)
 @given(size=st.integers(4, 14), length=st.sampled_from([5.0, 15.0, 40.0]),
        small=st.sampled_from([1, 8, 64]), swap=st.booleans(), seed=st.integers(0, 10**6))

@@ -231,3 +231,44 @@ def test_search_replay_keeps_the_states_on_the_way_to_the_solution():
     frames = replay.shown(solution)
     assert [f.paths for f in frames] == on_the_way
     assert replay.shown(None) == []  # nothing to replay without a solution
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_link_bits_of_a_square_board_are_those_found_way_by_way(seed):
+    import random
+
+    from flowsat.puzzle import Board
+    from flowsat.render.text import link_bits, link_bits_along
+
+    rng = random.Random(seed)
+    board = Board(rng.randint(1, 6), rng.randint(1, 6),
+                  holes=frozenset({0}) if seed % 3 == 0 else frozenset())
+    near = [-1, 0, 1] * 3 + [-7, 2]  # mostly steps to a neighbor, some off the grid
+    paths = {}
+    for k in range(rng.randint(1, 4)):
+        r, c = rng.randrange(board.height), rng.randrange(board.width)
+        path = [(r, c)]
+        for _ in range(rng.randint(0, 12)):
+            r, c = r + rng.choice(near), c + rng.choice(near)
+            path.append((r, c))
+        paths[k] = path if k % 2 else [list(cell) for cell in path]
+    assert link_bits(paths, board) == link_bits_along(paths, board)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_a_plain_board_is_drawn_at_once_as_row_by_row(seed):
+    import random
+
+    from flowsat.puzzle import Board
+    from flowsat.render.text import plain_texts, row_texts
+
+    rng = random.Random(seed)
+    w, h = rng.randint(1, 7), rng.randint(1, 7)
+    rows = tuple("".join(rng.choice("..AB#") for _ in range(w)) for _ in range(h))
+    puzzle = Puzzle(rows, board=Board.square(w, h))
+    linked = [rng.randrange(16) for _ in range(w * h)]
+    at_once = plain_texts(puzzle, linked)
+    for r in range(h):
+        texts = at_once[r * w:(r + 1) * w]
+        texts[-1] = texts[-1][0]
+        assert texts == row_texts(puzzle, r, linked, set())

@@ -247,8 +247,14 @@ def shown(puzzle: Puzzle, result: Result, backend: str, fmt: SolveFormat, color:
 
 
 def echo(text: Shown) -> None:
-    for line, color in text:
-        typer.echo(line, color=color)
+    """Print what an answer shows, one line a part, in one `typer.echo` when at most one
+    color switch matters (the parts without an ANSI code print the same under any)."""
+    switches = {color for line, color in text if "\x1b" in line}
+    if len(switches) > 1:
+        for line, color in text:
+            typer.echo(line, color=color)
+    else:
+        typer.echo("\n".join(line for line, _ in text), color=next(iter(switches), None))
     sys.stdout.flush()
 
 

@@ -93,6 +93,11 @@ class Puzzle:
                     found.setdefault(at.group(), []).append((r, c))
         return {color: (a[0], a[1]) for color, a in found.items()}
 
+    def knowing_dots(self, dots: dict[str, tuple[Cell, Cell]]) -> Puzzle:
+        """The puzzle, its `dots` already found by its reader (what `dots` would find)."""
+        self.__dict__["dots"] = dots  # where the cached property keeps its value
+        return self
+
     @property
     def colors(self) -> list[str]:
         return list(self.dots)

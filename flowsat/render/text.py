@@ -6,8 +6,8 @@ import re
 from collections.abc import Iterable
 from itertools import pairwise
 
-from flowsat.puzzle.board import OPPOSITE, Board
-from flowsat.puzzle.model import Cell, Paths, Puzzle
+from flowsat.puzzle.board import OPPOSITE, SQUARE, Board
+from flowsat.puzzle.model import NOT_EMPTY, Cell, Paths, Puzzle
 from flowsat.puzzle.rules import DEFAULT_RULES, Rules
 from flowsat.render.geometry import OVER, passes
 from flowsat.render.palette import WALL_RGB, palette
@@ -35,6 +35,10 @@ HIGHLIGHT = "\x1b[1;97;41m"  # cycles: bold white on red
 BITS = {"U": 1, "D": 2, "L": 4, "R": 8}  # a cell's links as bits (`link_bits`)
 WAY_BITS = {way: (BITS[side], BITS[SIDES[OPPOSITE[way]]]) for way, side in SIDES.items()}
 BY_BITS = tuple(GLYPHS.get(frozenset(s for s, bit in BITS.items() if m & bit)) for m in range(16))
+# a cell of a plain board as drawn by its link bits (`row_texts`) while it has no dot
+CELL_TEXTS = tuple((BY_BITS[m] or "·") + ("─" if m & BITS["R"] else " ") for m in range(16))
+# a step on a square board without warps, by (rows, columns) it goes: its two cells' link bits
+STEP_BITS = {SQUARE[way]: ends for way, ends in WAY_BITS.items()}
 
 
 def links(paths: Paths, board: Board | None = None) -> dict[Cell, set[str]]:
@@ -50,7 +54,21 @@ def links(paths: Paths, board: Board | None = None) -> dict[Cell, set[str]]:
 
 def link_bits(paths: Paths, board: Board) -> list[int]:
     """`links` as each cell's bits (`BITS`), by cell number (a cell off the grid links
-    nothing)."""
+    nothing); on a square board without warps, each step's bits found from how far it goes."""
+    if board.shape != "square" or board.wrap:
+        return link_bits_along(paths, board)
+    found, h, w, step = [0] * board.size, board.height, board.width, STEP_BITS.get
+    for path in paths.values():
+        for (ra, ca), (rb, cb) in pairwise(path):
+            ends = step((rb - ra, cb - ca))
+            if ends and 0 <= ra < h and 0 <= ca < w and 0 <= rb < h and 0 <= cb < w:
+                found[ra * w + ca] |= ends[0]
+                found[rb * w + cb] |= ends[1]
+    return found
+
+
+def link_bits_along(paths: Paths, board: Board) -> list[int]:
+    """`link_bits` on any board: the way of each step from the board."""
     found, w = [0] * board.size, board.width
     for path in paths.values():
         for way, ((ra, ca), (rb, cb)) in zip(board.ways_along(path), pairwise(path), strict=True):
@@ -78,14 +96,21 @@ def draw(puzzle: Puzzle, paths: Paths | None = None, color: bool = False,
         return honeycomb(puzzle, paths or {}, color)
     paths = paths or {}
     linked = link_bits(paths, board)
-    ring = link_bits({k: [*cycle, cycle[0]] for k, cycle in enumerate(cycles)}, board)
+    cycles = list(cycles)
+    ring = link_bits({k: [*cycle, cycle[0]] for k, cycle in enumerate(cycles)}, board) \
+        if cycles else [0] * board.size
     cycled = any(ring)
     walls = walled_sides(board, "right"), walled_sides(board, "down")
     owner, rgb = (owners(board, paths), palette(puzzle.colors)) if color else ({}, {})
     walls_down = any(board.cell(a)[0] != board.cell(b)[0] for a, b in board.walls)
-    lines = []
+    lines, w = [], puzzle.width
+    plain = plain_texts(puzzle, linked) if board.plain else None
     for r in range(puzzle.height):
-        texts = row_texts(puzzle, r, linked, walls[0])
+        if plain:
+            texts = plain[r * w:(r + 1) * w]
+            texts[-1] = texts[-1][0]
+        else:
+            texts = row_texts(puzzle, r, linked, walls[0])
         if cycled:
             mark_cycles(puzzle, r, texts, ring, walls[0])
         if color:
@@ -110,6 +135,17 @@ def row_texts(puzzle: Puzzle, r: int, linked: list[int], right: set[int]) -> lis
         texts.append(glyph + ("─" if bits & link else "┃" if i in right else " "))
     if not board.wrap:
         texts[-1] = texts[-1][0]
+    return texts
+
+
+def plain_texts(puzzle: Puzzle, linked: list[int]) -> list[str]:
+    """`row_texts` of every cell of a plain board (no holes, bridges, walls nor warps) at once,
+    each looked up by its link bits, then the dots' letters put in; the last cell of each row
+    still followed by a space."""
+    texts = list(map(CELL_TEXTS.__getitem__, linked))
+    for dot in NOT_EMPTY.finditer("".join(puzzle.rows)):
+        i = dot.start()
+        texts[i] = dot.group() + texts[i][1]
     return texts
 
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from flowsat.puzzle.model import EMPTY, Paths, Puzzle, not_a_cell, not_a_cell_message
+from flowsat.puzzle.model import EMPTY, Cell, Paths, Puzzle, not_a_cell, not_a_cell_message
 
 MARKS = "BI"  # the marks of a level's SIZE (see `pack`), found in the game's levels: no effect
 MAX_CELLS = 2_000_000  # boards above this are refused (the 1002x1002 spirals: 1,004,004 cells)
@@ -101,16 +101,34 @@ def marks_of(text: str) -> tuple[str, ...]:
 
 
 def make_puzzle(rows: list[str], file: str, index: int, line: int, fmt: str, max_cells: int,
-                row_lines: list[int]) -> Puzzle | PuzzleError:
-    """A puzzle from rectangular rows, or the first thing wrong with its dots or size."""
+                row_lines: Sequence[int]) -> Puzzle | PuzzleError:
+    """A puzzle from rectangular rows (a plain square board), its dots found on the way, or
+    the first thing wrong with its dots or size."""
     height, width = len(rows), len(rows[0])
     if width * height > max_cells:
         return PuzzleError(file, line, 1, too_big(width, height, max_cells), index)
-    error = dot_error(rows, row_lines, file)
-    if error:
-        error.index = index
-        return error
-    return Puzzle(tuple(rows), file=file, index=index, line=line, format=fmt)
+    dots = dot_pairs("".join(rows), width)
+    if dots is None:
+        error = dot_error(rows, row_lines, file)
+        if error:
+            error.index = index
+            return error
+    puzzle = Puzzle(tuple(rows), file=file, index=index, line=line, format=fmt)
+    return puzzle if dots is None else puzzle.knowing_dots(dots)
+
+
+def dot_pairs(text: str, width: int) -> dict[str, tuple[Cell, Cell]] | None:
+    """`Puzzle.dots` of a plain board from its rows run together (`width` cells a row), found
+    with a few calls a label; None when there is no label, or one without exactly two dots."""
+    labels = Counter(text)
+    labels.pop(EMPTY, None)
+    if not labels or set(labels.values()) != {2}:
+        return None
+    found = {}
+    for label in labels:  # in order of first appearance
+        first = text.find(label)
+        found[label] = (divmod(first, width), divmod(text.find(label, first + 1), width))
+    return found
 
 
 def too_big(width: int, height: int, max_cells: int) -> str:
@@ -118,7 +136,7 @@ def too_big(width: int, height: int, max_cells: int) -> str:
             f"{max_cells} cells")
 
 
-def cell_error(rows: list[str], row_lines: list[int], file: str) -> PuzzleError | None:
+def cell_error(rows: list[str], row_lines: Sequence[int], file: str) -> PuzzleError | None:
     """The first character of the rows that cannot be a cell, located and named."""
     for row, line in zip(rows, row_lines, strict=True):
         bad = not_a_cell(row)
@@ -127,7 +145,7 @@ def cell_error(rows: list[str], row_lines: list[int], file: str) -> PuzzleError 
     return None
 
 
-def dot_error(rows: list[str], row_lines: list[int], file: str) -> PuzzleError | None:
+def dot_error(rows: list[str], row_lines: Sequence[int], file: str) -> PuzzleError | None:
     """The first dot problem: no dots at all, or a label without exactly two dots."""
     labels = Counter("".join(rows))
     del labels[EMPTY]

@@ -17,7 +17,7 @@ from flowsat.puzzle.formats.base import (
     plain_rows,
     too_big,
 )
-from flowsat.puzzle.model import Paths, Puzzle
+from flowsat.puzzle.model import CELLS, Paths, Puzzle
 
 HEADER = Lazy(r"\s*(\d+)\s+(\d+)\s*$", re.ASCII)
 COMMENT = "#"
@@ -54,6 +54,12 @@ def parse_numberlink(lines: list[str], file: str,
                 yield PuzzleError(file, n, 1, "the '0 0' end line comes before any puzzle")
             return
         index += 1
+        rows = whole_rows(lines, n, width, height, max_cells)
+        if rows is not None:
+            yield make_puzzle(rows, file, index, n, "numberlink", max_cells,
+                              range(n + 1, n + 1 + height))
+            n += height
+            continue
         header_line, rows, row_lines = n, [], []
         while (len(rows) < height and n < len(lines) and lines[n].strip()
                and not HEADER.match(lines[n])):
@@ -62,6 +68,21 @@ def parse_numberlink(lines: list[str], file: str,
             n += 1
         yield numberlink_puzzle(width, height, rows, row_lines, file, index, header_line,
                                 max_cells)
+
+
+def whole_rows(lines: list[str], n: int, width: int, height: int,
+               max_cells: int) -> list[str] | None:
+    """The `height` lines from line index n when they are the board's rows as they should be,
+    checked a block at a time: `width` cells each (so none is blank nor a header: those hold
+    a space or nothing), on a board of at most `max_cells` cells. None otherwise: then the
+    rows are read line by line, to say what is wrong."""
+    if not 0 < width * height <= max_cells:
+        return None
+    rows = lines[n:n + height]
+    if len(rows) == height and set(map(len, rows)) == {width} and \
+            CELLS.issuperset("".join(rows)):
+        return rows
+    return None
 
 
 def numberlink_puzzle(width: int, height: int, rows: list[str], row_lines: list[int], file: str,
