@@ -180,7 +180,8 @@ def test_a_small_record_is_written_as_json_writes_it_whatever_holds_its_cells(pa
     held = {"list": list, "tuple": tuple, "lists": lambda p: [list(c) for c in p],
             "arrays": lambda p: CellPath(np.array([r for r, _ in p], dtype=np.int64),
                                          np.array([c for _, c in p], dtype=np.int64))}
-    given = {color: held[kind](path) for (color, path), kind in zip(paths.items(), kinds)}
+    given = {color: held[kind](path)
+             for (color, path), kind in zip(paths.items(), kinds, strict=False)}
     record = {"file": "f", "paths": given, "stats": {"total_s": 0.5}, "error": None}
     expected = json.dumps({**record, "paths": paths}, separators=(",", ":"))
     assert record_json(record) == expected
