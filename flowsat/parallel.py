@@ -102,7 +102,7 @@ def bounds() -> Iterator[range]:
         for _ in range(2):
             yield range(start, start + size)
             start += size
-        size = min(2 * size, max(BLOCK, MAX_BLOCK))
+        size = min(2 * size, MAX_BLOCK)
 
 
 def blocks_in(count: int) -> int:
@@ -113,8 +113,12 @@ def blocks_in(count: int) -> int:
 def workers_for(count: int, jobs: int | None) -> int:
     """The worker processes for `count` items and `--jobs` (None: every core), no more than
     there are blocks: 1 means the work runs here, without workers."""
-    wanted = cores() if jobs is None else jobs
-    return max(1, min(wanted, count // MIN_ITEMS_A_WORKER, blocks_in(count)))
+    return max(1, min(wanted(jobs), count // MIN_ITEMS_A_WORKER, blocks_in(count)))
+
+
+def wanted(jobs: int | None) -> int:
+    """The workers `--jobs` asks for (None: every core)."""
+    return cores() if jobs is None else jobs
 
 
 def read_ahead(items: Iterable[T], jobs: int | None) -> tuple[Iterator[T], int]:
@@ -122,13 +126,12 @@ def read_ahead(items: Iterable[T], jobs: int | None) -> tuple[Iterator[T], int]:
     wanted, the items up to the first of the block the last worker would be given are read
     now (all of them if they end before), so that no more workers start than there are
     blocks."""
-    wanted = cores() if jobs is None else jobs
-    source = iter(items)
-    if wanted == 1:
+    source, most = iter(items), wanted(jobs)
+    if most == 1:
         return source, 1
-    last = next(islice(bounds(), wanted - 1, None))
+    last = next(islice(bounds(), most - 1, None))
     ahead = list(islice(source, last.start + 1))
-    return chain(ahead, source), workers_for(len(ahead), wanted)
+    return chain(ahead, source), workers_for(len(ahead), most)
 
 
 def share(max_memory: float | None, workers: int) -> float | None:
