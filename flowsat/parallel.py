@@ -5,7 +5,8 @@ The items are cut into blocks of consecutive ones (`bounds`): BLOCK, BLOCK, then
 many twice, and so on up to MAX_BLOCK (16, 16, 32, 32, 64, 64, 128, 128, 256, 256, ...),
 fixed by the index alone, whatever the number of workers or of items. Each block starts
 afresh: what the work keeps from one item to the next (a board compiled for SAT,
-`sat.compiled.BOARDS`) is forgotten first (`FRESH`). A worker is given whole blocks, so every
+`sat.compiled.BOARDS`) is forgotten first, and the block's items are told (`FRESH`: a board
+that several of them share compiles at the first). A worker is given whole blocks, so every
 item meets the same history, and gives the same answer, whatever `--jobs` is. Small inputs
 still make blocks for two workers; long ones start few blocks; the last blocks stay small
 enough that a worker does not wait long for the one still on the last.
@@ -28,7 +29,7 @@ import selectors
 import signal
 import sys
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import chain, islice, takewhile
 from typing import TYPE_CHECKING, Generic, TypeVar
 
@@ -50,7 +51,8 @@ MIN_ITEMS_A_WORKER = 8
 BLOCK = 16
 MAX_BLOCK = 256
 STOP_GRACE = 1.0  # seconds a worker has to end after SIGTERM
-FRESH: list[Callable[[], None]] = []  # what forgets the state kept between items, at a block
+# what forgets the state kept between items when a block starts, given the block's items
+FRESH: list[Callable[[Sequence], None]] = []
 
 
 T = TypeVar("T")
@@ -89,10 +91,11 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
-def afresh() -> None:
-    """Forget what the work kept from the items before: a block starts (`FRESH`)."""
+def afresh(items: Sequence = ()) -> None:
+    """Forget what the work kept from the items before: a block of these items starts
+    (`FRESH`)."""
     for forget in FRESH:
-        forget()
+        forget(items)
 
 
 def bounds() -> Iterator[range]:
@@ -143,17 +146,17 @@ def share(max_memory: float | None, workers: int) -> float | None:
 def answers(items: Iterable[T], work: Callable[[T], R], workers: int = 1
             ) -> Iterator[tuple[T, Done[R]]]:
     """Each item with the answer of `work` on it, in the order of the items, on `workers`
-    processes (1: here, one item at a time, as it is read)."""
+    processes (1: here, a block at a time, each read whole before the work on it starts)."""
     if workers > 1:
         yield from pooled(items, work, workers)
         return
-    starts = (block.start for block in bounds())
-    start = next(starts)
-    for i, item in enumerate(items):
-        if i == start:
-            afresh()
-            start = next(starts)
-        yield item, attempt(work, item)
+    source = iter(items)
+    for block in bounds():
+        if not (todo := list(islice(source, len(block)))):
+            return
+        afresh(todo)
+        for item in todo:
+            yield item, attempt(work, item)
 
 
 Block = tuple[int, list]  # the index of a block's first item, and its items
@@ -167,7 +170,7 @@ def serve(conn: Connection, work: Callable[[T], R], cap_mb: float) -> None:
     try:
         while True:
             start, items = conn.recv()
-            afresh()
+            afresh(items)
             for i, item in enumerate(items, start):
                 done = portable(attempt(work, item))
                 conn.send((i, done.value, done.error))  # plain: no class of its own to pickle

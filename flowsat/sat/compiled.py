@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import copy
 import time
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -70,8 +70,15 @@ KEEP_SHARE = 0.125  # and the formulas kept (`Formulas`), of the memory cap (`Si
 # quarter more on each of the next ~200 searches costs about as much as a recompile
 FRESH_VARIABLES = 0.25
 # A board compiles the COMPILE_AT-th time a puzzle asks for it (the earlier ones are encoded
-# per puzzle; later costs more on the 2016 set, docs/performance.md)
+# per puzzle; later costs more on the 2016 set, docs/performance.md), or at the first where
+# this many puzzles of its block share it (`Boards.shared`)
 COMPILE_AT = 2
+# Cells up to which a board compiles at the first of the puzzles its block shares it with:
+# on larger ones the compiled route can cost more, and the first puzzle, encoded alone,
+# measures the per-puzzle route (`Costs`); on main 9cc23a1 the compiled route lost on the
+# repo's 25x25 and 30x30 boards (puzzles/large: 4 to 7 times the propagations), and kept
+# it on the 20x20 and 24x14 ones of /work/packs/mid.txt
+SHARED_UP_TO = 400
 SEEN_KEYS = 10_000  # the keys asked for so far, kept (and their costs)
 # A board's usual colors, times the square root of its cells (`key_bits`). Instructions
 # against main's exact bits (callgrind, `flowsat solve --jobs 1`; about 1 % from build to
@@ -416,20 +423,22 @@ class Boards:
     """The compiled boards of a run (of a block of it), by `board_key`, each on its solver: a
     board is loaded (`FORMULAS`) the COMPILE_AT-th time a puzzle asks for it (the first is
     encoded alone, as a single puzzle should be, and measures the per-puzzle route's cost),
-    the least recently used dropped past KEEP_BOARDS or KEEP_CLAUSES, and a board whose
-    compiled route costs more than the per-puzzle route (`Costs`) is dropped for good."""
+    or at the first if COMPILE_AT puzzles of the block share it (`shared`), the least
+    recently used dropped past KEEP_BOARDS or KEEP_CLAUSES, and a board whose compiled route
+    costs more than the per-puzzle route (`Costs`) is dropped for good."""
 
     def __init__(self):
         self.boards: OrderedDict[tuple, Compiled] = OrderedDict()
         self.seen: OrderedDict[tuple, int] = OrderedDict()  # times asked
         self.costs: dict[tuple, Costs] = {}
         self.lost: set[tuple] = set()  # the boards whose compiled route lost
+        self.shared: set[tuple[Board, int]] = set()  # compiled at their first: see `shared`
 
     def get(self, puzzle: Puzzle, spec: Spec, rules: Rules, solver: str, cap: float | None = None
             ) -> Compiled | None:
-        """The puzzle's compiled board, made now if it is asked for the COMPILE_AT-th time
-        (None: before, or a board that does not fit, or whose formula's estimate passes the
-        memory cap, MB, or whose compiled route lost)."""
+        """The puzzle's compiled board, made now if it is asked for the COMPILE_AT-th time or
+        its block's puzzles share it (None: before, or a board that does not fit, or whose
+        formula's estimate passes the memory cap, MB, or whose compiled route lost)."""
         key = board_key(puzzle, spec, rules, solver)
         if key in self.lost:
             return None
@@ -442,7 +451,7 @@ class Boards:
             old = self.seen.popitem(last=False)[0]
             self.costs.pop(old, None)
             self.lost.discard(old)
-        if asked < COMPILE_AT:
+        if asked < COMPILE_AT and (key[0], key[-1]) not in self.shared:
             return None
         if not fits(spec, rules, puzzle.board, solver) or (
                 cap is not None and (guess := formula_size(puzzle, spec, rules, cap)) is not None
@@ -481,13 +490,24 @@ class Boards:
             del self.boards[compiled.key]
             release(compiled.sat.solver)
 
-    def clear(self) -> None:
+    def clear(self, block: Sequence[Puzzle] = ()) -> None:
+        """Forget every board: the block of these puzzles starts (none: no block)."""
         for board in self.boards.values():
             release(board.sat.solver)
         self.boards.clear()
         self.seen.clear()
         self.costs.clear()
         self.lost.clear()
+        self.shared = shared(block)
+
+
+def shared(block: Sequence[Puzzle]) -> set[tuple[Board, int]]:
+    """The boards with their code bits (`board_key` but the encoding, rules and solver, the
+    same for a whole run) that COMPILE_AT puzzles of the block or more share: each compiles
+    at its first puzzle, not alone first, up to SHARED_UP_TO cells."""
+    counts = Counter((puzzle.board, key_bits(puzzle)) for puzzle in block
+                     if puzzle.width * puzzle.height <= SHARED_UP_TO)
+    return {board for board, count in counts.items() if count >= COMPILE_AT}
 
 
 BOARDS = Boards()

@@ -13,6 +13,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
+from types import ModuleType
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -65,20 +66,31 @@ def search(puzzle: Puzzle, limit: int, options: SatOptions = DEFAULTS,
 # a run's first puzzle (`compiled.Boards.first`'s arguments: the puzzle, then its cost once
 # solved), until the compiled boards are imported
 FIRST: list[list] = []
+BLOCK: list[Puzzle] = []  # the block under way's puzzles (`flowsat.parallel`; none: no block)
 
 
-def forget_boards() -> None:
+def forget_boards(items: Sequence = ()) -> None:
     """The compiled boards' solvers and the puzzles seen forgotten: a block of puzzles starts
-    afresh (`flowsat.parallel.FRESH`). Their formulas are kept from then on
-    (`compiled.FORMULAS`): a block after the first here (the module is imported from a run's
-    second puzzle on) may load them."""
+    afresh (`flowsat.parallel.FRESH`), its items told (`BLOCK`, the puzzles among them). Their
+    formulas are kept from then on (`compiled.FORMULAS`): a block after the first here (the
+    module is imported from a run's second puzzle on) may load them."""
     FIRST.clear()
+    BLOCK[:] = [item for item in items if isinstance(item, Puzzle)]
     if (compiled := sys.modules.get("flowsat.sat.compiled")) is not None:
-        compiled.BOARDS.clear()
+        compiled.BOARDS.clear(BLOCK)
         compiled.FORMULAS.keeping = True
 
 
 FRESH.append(forget_boards)
+
+
+def boards_imported() -> ModuleType:
+    """The compiled boards' module, imported now (not at the top: see
+    `Search.on_compiled_board`) and told the block under way."""
+    from flowsat.sat import compiled
+
+    compiled.BOARDS.clear(BLOCK)
+    return compiled
 
 
 class Search:
@@ -118,14 +130,14 @@ class Search:
 
     def on_compiled_board(self) -> tuple | None:
         """`compiled.attempt`: the puzzle on its board's compiled solver, or None (the board's
-        first puzzle, or one that does not fit). The module is imported from a run's second
-        puzzle on: a run of one puzzle pays nothing for it (its first puzzle waits in
-        `FIRST`, to count as its board's first)."""
-        if "flowsat.sat.compiled" not in sys.modules and not FIRST:
-            FIRST.append([self.puzzle, self.spec, self.rules, self.solver, self.cap])
-            return None
-        from flowsat.sat import compiled  # here, not at the top: see above
-
+        first puzzle alone, or one that does not fit). The module is imported from a block of
+        more than one puzzle on, else from the second search: a run of one puzzle pays nothing
+        for it (its first puzzle waits in `FIRST`, to count as its board's first)."""
+        if (compiled := sys.modules.get("flowsat.sat.compiled")) is None:
+            if not FIRST and len(BLOCK) < 2:
+                FIRST.append([self.puzzle, self.spec, self.rules, self.solver, self.cap])
+                return None
+            compiled = boards_imported()
         while FIRST:
             compiled.BOARDS.first(*FIRST.pop())
         return compiled.attempt(self.puzzle, self.limit, self.spec, self.rules, self.solver,
