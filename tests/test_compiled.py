@@ -3,15 +3,20 @@ on many puzzles sharing a board, every rule and kind of board, cuts kept between
 
 from __future__ import annotations
 
+import json
 import random
+import subprocess
+import sys
 from dataclasses import replace
 from itertools import pairwise
+from pathlib import Path
 
 import pytest
 
 from flowsat.generate.cover import random_level
 from flowsat.generate.filling import puzzle_of, random_filling
 from flowsat.puzzle.board import Board
+from flowsat.puzzle.formats import PuzzleError
 from flowsat.puzzle.model import EMPTY, Puzzle
 from flowsat.puzzle.rules import Rules
 from flowsat.sat import compiled
@@ -21,6 +26,7 @@ from flowsat.sat.search import forget_boards
 from flowsat.sat.spec import load_spec
 from flowsat.solve import solve
 from flowsat.unique import check_unique
+from tests.conftest import ROOT
 from tests.conftest import sat_search as search
 
 
@@ -126,6 +132,58 @@ def test_the_first_puzzle_of_a_board_is_encoded_alone_the_second_compiles():
     assert stats["route"] == "compiled" and stats["board_puzzles"] == 0 and "compile_s" in stats
     again = solve(first, "sat").stats
     assert again["route"] == "compiled" and again["board_puzzles"] == 1
+
+
+def block_routes(block: list, pack: list[Puzzle]) -> list[str | None]:
+    """The routes of the pack's puzzles, solved in turn once the block starts
+    (`flowsat.parallel.FRESH`)."""
+    forget_boards(block)
+    return [solve(puzzle, "sat").stats.get("route") for puzzle in pack]
+
+
+def test_a_board_its_block_shares_compiles_at_the_first_puzzle():
+    """A block's board that two of its puzzles or more share is compiled at the first of
+    them (its items other than puzzles not counted); a board alone in its block, or met
+    outside a block, is encoded alone first."""
+    pack, lone = plain_pack(6, 3, Rules(), seed=3), plain_pack(5, 1, Rules())[0]
+    assert len({compiled.board_key(p, load_spec("edges-turns"), Rules(), "glucose4")
+                for p in pack}) == 1
+    error = PuzzleError("pack.txt", 1, 1, "no puzzle")
+    block = [pack[0], error, lone, *pack[1:]]
+    assert block_routes(block, [*pack, lone]) == ["compiled"] * 3 + ["uniqueness rule"]
+    assert block_routes([], pack) == ["uniqueness rule", "compiled", "compiled"]
+    assert block_routes([pack[0], error, lone], pack) == ["uniqueness rule", "compiled",
+                                                          "compiled"]
+
+
+# `flowsat solve --format json` on the files given, then whether it imported the compiled boards
+RUN = ("import sys\nfrom flowsat.commands import app\ntry:\n"
+       "    app(['solve', '--format', 'json', *sys.argv[1:]])\nexcept SystemExit:\n    pass\n"
+       "print('flowsat.sat.compiled' in sys.modules)")
+
+
+@pytest.mark.parametrize("count", [1, 2])
+def test_a_run_of_one_puzzle_never_imports_the_compiled_boards(count, tmp_path):
+    """A run of one puzzle is encoded alone; in a run of two on one board, the first
+    compiles it."""
+    files = [str(tmp_path / f"{k}.txt") for k in range(count)]
+    for file, puzzle in zip(files, plain_pack(6, count, Rules(), seed=3), strict=True):
+        Path(file).write_text("\n".join(puzzle.rows) + "\n")
+    out = subprocess.run([sys.executable, "-c", RUN, *files], capture_output=True, text=True,
+                         cwd=ROOT, timeout=120, check=True).stdout.splitlines()
+    routes = [json.loads(line)["stats"]["route"] for line in out[:-1]]
+    assert routes == (["uniqueness rule"] if count == 1 else ["compiled", "compiled"])
+    assert out[-1] == str(count > 1)
+
+
+def test_a_larger_board_its_block_shares_is_still_measured_alone_first(monkeypatch):
+    """Past SHARED_UP_TO cells the first puzzle of a board goes the per-puzzle route, which
+    measures its cost against the compiled route's (`Costs`)."""
+    monkeypatch.setattr(compiled, "SHARED_UP_TO", 35)
+    pack = plain_pack(6, 3, Rules(), seed=3)
+    assert block_routes(pack, pack) == ["uniqueness rule", "compiled", "compiled"]
+    costs = next(iter(compiled.BOARDS.costs.values()))
+    assert costs.per_puzzle_count == 1 and costs.compiled_count == 2
 
 
 def test_puzzles_with_fewer_colors_share_the_board_compiled_for_its_usual_colors():

@@ -74,11 +74,13 @@ def test_json_is_the_same_on_two_workers_timings_aside(files):
     assert one.stderr == two.stderr
 
 
-def numberlink_pack(path: Path, folders: list[str]) -> Path:
-    """The puzzles of the folders in one file ('W H' and the rows of each), board after board."""
+def numberlink_pack(path: Path, folders: list[str], counts: list[int | None] | None = None
+                    ) -> Path:
+    """The puzzles of the folders (the first `counts` of each; None: all) in one file ('W H'
+    and the rows of each), board after board."""
     text = ""
-    for folder in folders:
-        for file in sorted((SMALL / folder).iterdir()):
+    for folder, count in zip(folders, counts or [None] * len(folders), strict=True):
+        for file in sorted((SMALL / folder).iterdir())[:count]:
             rows = file.read_text().split()
             text += f"{len(rows[0])} {len(rows)}\n" + "\n".join(rows) + "\n\n"
     path.write_text(text)
@@ -111,6 +113,24 @@ def test_a_pack_answers_byte_for_byte_the_same_on_one_or_two_workers(tmp_path, m
     assert later and any(s["board_puzzles"] > 0 for s in later)
     assert all(s["board_puzzles"] < 16 for s in later)  # a block's boards are its own
     assert any(s["board_puzzles"] >= 8 for s in later)  # (in blocks of 16 from the third)
+
+
+def test_a_board_its_block_shares_compiles_at_its_first_puzzle(tmp_path, monkeypatch):
+    """Blocks of 8: the first all 5x5, the second one 5x5, one 6x6 and six 7x7 puzzles. A
+    board two puzzles of a block share is compiled (or loaded) at the first of them; a
+    board alone in its block is encoded per puzzle; the same on one or two workers."""
+    monkeypatch.setattr(parallel, "BLOCK", 8)
+    monkeypatch.setattr(parallel, "MIN_ITEMS_A_WORKER", 1)
+    pack = numberlink_pack(tmp_path / "pack.txt", ["5x5", "6x6", "7x7"], [9, 1, 6])
+    records = []
+    for jobs in ("1", "2"):
+        result = CliRunner().invoke(app, ["solve", "--format", "json", "--jobs", jobs, str(pack)])
+        assert result.exit_code == 0, result.output
+        records.append([timeless(line) for line in result.stdout.splitlines()])
+    assert records[0] == records[1]
+    stats = [r["stats"] for r in records[0]]
+    assert [s["route"] == "compiled" for s in stats] == [True] * 8 + [False] * 2 + [True] * 6
+    assert [s["board_puzzles"] for s in stats[:8] + stats[10:]] == [*range(8), *range(6)]
 
 
 @pytest.mark.parametrize("jobs", ["0", "-1"])
@@ -191,15 +211,23 @@ def test_blocks_grow_by_index_alone(monkeypatch):
     assert [parallel.blocks_in(n) for n in (0, 1, 4, 5, 8, 9, 16, 17)] == [0, 1, 1, 2, 2, 3, 3, 4]
 
 
-def test_one_process_starts_each_block_afresh(monkeypatch):
+def test_one_process_starts_each_block_afresh_told_its_items(monkeypatch):
+    """Each block is read whole before the work on it starts, and told to `FRESH`."""
     monkeypatch.setattr(parallel, "BLOCK", 4)
     monkeypatch.setattr(parallel, "MAX_BLOCK", 8)
-    fresh: list[int] = []
+    fresh: list[tuple[int, int, list[int]]] = []
     seen: list[int] = []
-    monkeypatch.setattr(parallel, "FRESH", [lambda: fresh.append(len(seen))])
-    for _ in parallel.answers(range(30), seen.append):
+    read: list[int] = []
+    monkeypatch.setattr(parallel, "FRESH",
+                        [lambda items: fresh.append((len(seen), len(read), items))])
+    for _ in parallel.answers(counted(30, read), seen.append):
         pass
-    assert fresh == [b.start for b in islice(parallel.bounds(), 5)] == [0, 4, 8, 16, 24]
+    starts = [b.start for b in islice(parallel.bounds(), 5)]
+    ends = [*starts[1:], 30]
+    assert [(done, ahead) for done, ahead, _ in fresh] == list(zip(starts, ends, strict=True))
+    assert starts == [0, 4, 8, 16, 24]
+    assert [items for *_, items in fresh] == [list(range(a, b))
+                                              for a, b in zip(starts, ends, strict=True)]
 
 
 def counted(count: int, read: list[int]) -> Iterator[int]:
