@@ -73,7 +73,8 @@ def forget_boards(items: Sequence = ()) -> None:
     """The compiled boards' solvers and the puzzles seen forgotten: a block of puzzles starts
     afresh (`flowsat.parallel.FRESH`), its items told (`BLOCK`, the puzzles among them). Their
     formulas are kept from then on (`compiled.FORMULAS`): a block after the first here (the
-    module is imported from a run's second puzzle on) may load them."""
+    module is imported from a run's first block of more than one puzzle on, or its second
+    puzzle) may load them."""
     FIRST.clear()
     BLOCK[:] = [item for item in items if isinstance(item, Puzzle)]
     if (compiled := sys.modules.get("flowsat.sat.compiled")) is not None:
