@@ -85,6 +85,13 @@ USUAL_COLORS = 1.1
 # levels of ../shared/puzzles/numberlink/inputs10-part.txt: three times the propagations);
 # there a board compiles only for puzzles with as many code bits, as it did before
 USUAL_UP_TO = 1_000
+# Cells over which a compiled board states the turns the corner rule rules out (`turn_rows`):
+# on smaller ones their clauses cost more to build and load than they save the solver.
+# Instructions against stating them on every board (callgrind, `flowsat solve --jobs 1`):
+# over 144 cells: /work/packs/k1000.txt -1.1 %, the 2016 set -2.6 %, /work/packs/mid.txt
+# -1.9 %; over 100: -1.1, -1.1, -0.9 %; over 196: -1.1, -3.5, -2.6 %; over 225: mid +12 %
+# (its 15x15 puzzles of few colors need them); on no board: mid +11 %
+TURNS_OVER = 144
 # Instructions (callgrind, glucose4) a puzzle costs, for `cost`: each propagation of the
 # solver (its calls on the 2016 set: 24 M for 41,000), each variable of a model read (see
 # FRESH_VARIABLES), each literal of the per-puzzle formula encoded and loaded (a 14x14 board
@@ -344,7 +351,7 @@ def compile_board(key: tuple, board: Board, spec: Spec, rules: Rules, nbits: int
     cells = BoardCodes(enc, nbits)
     links = BoardEdges(enc, cells, rules, lazy_touch)
     switch = 0
-    if spec.degree == "turns" and corners_hold(board, rules):
+    if spec.degree == "turns" and board.size > TURNS_OVER and corners_hold(board, rules):
         enc.clauses += turn_rows(enc, links)
     if spec.unique and not rules.self_touch:
         switch = enc.new_var("uniqueness rule on", True)
