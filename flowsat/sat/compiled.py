@@ -255,9 +255,9 @@ DIAGONALS = {glyph: (TYPES[glyph][0][0] + TYPES[glyph][1][0],
 
 
 # A clause a turn, not a chain of variables per diagonal (`a dot lies further along`, as
-# before): 37 % fewer variables on a 15x15 board, 8 % fewer clauses; instructions
+# before): 37 % fewer variables on a 15x15 board, 9 % fewer clauses; instructions
 # (callgrind, `flowsat solve --jobs 1`): /work/packs/mid.txt -1.6 %, /work/packs/k1000.txt
-# -3.7 %, the 2016 set +0.1 %, with fewer propagations (-15 % to -35 %)
+# -3.7 %, the 2016 set +0.1 %, with fewer propagations (-15 % to -36 %)
 def turn_rows(enc: Encoder, links: BoardEdges) -> list[list[int]]:
     """The turns the corner rule rules out, as `degree = "turns"` states them per puzzle, for
     every puzzle: a turn needs a dot on its inside diagonal, up to the border (one clause a
