@@ -502,3 +502,52 @@ def touching_edges(on: compiled.Compiled, paths: dict) -> list[tuple[int, int, i
 def test_edges_that_join_the_same_nodes_twice_are_scanned_one_by_one():
     assert compiled.apart([(0, 0, 1), (1, 1, 2), (2, 0, 4)]) == [(1, 0b11), (4, 0b1)]
     assert compiled.apart([(0, 0, 1), (1, 1, 0)]) is None
+
+
+def solution_literals(board: compiled.Compiled, puzzle: Puzzle, paths: dict) -> list[int]:
+    """The edge variables of a compiled board as the paths set them: their links true, every
+    other edge false."""
+    enc = compiled.Run(board, puzzle, Rules(), [], {}, None).enc
+    linked = {(min(i, j), max(i, j)) for path in paths.values()
+              for i, j in pairwise(enc.path_nodes(path))}
+    return [e if pair in linked else -e
+            for pair, e in zip(board.enc.edges, board.links.var_array.tolist(), strict=True)]
+
+
+@pytest.mark.parametrize("board", [Board(6, 6), Board(12, 12), Board(13, 12), Board(15, 15),
+                                   Board(14, 13, holes=frozenset({30, 31, 95}))], ids=str)
+@pytest.mark.parametrize("rules", RULES[:3], ids=str)
+def test_each_solution_of_a_puzzle_satisfies_its_compiled_board(board, rules):
+    """Every clause of a compiled board (degrees, codes, the corner rule under its switch,
+    the turn rows on boards over TURNS_OVER cells) holds for the solutions of its puzzles:
+    their dots, codes and links, as assumptions, leave it satisfiable (the uniqueness switch
+    on where the solution was found with it), on boards below and over TURNS_OVER cells,
+    with holes or none."""
+    rng = random.Random(board.size)
+    pack = [random_level(board, rng, rules, mean_length=length)[0] for length in (4, 8, 30)]
+    spec = load_spec("edges-turns")
+    for puzzle in pack:
+        result, found = search(puzzle, 1, rules=rules)
+        assert result.status == "solved"
+        key = compiled.board_key(puzzle, spec, rules, "glucose4")
+        board = compiled.FORMULAS.solver(key, puzzle.board, spec, rules, "glucose4")
+        try:
+            assumed = compiled.assumptions_of(board, puzzle)
+            if board.unique and result.stats.get("uniqueness") != "uniqueness rule":
+                assumed = assumed[1:]  # found with the rule off
+            assert board.sat.solve(None, assumed + solution_literals(board, puzzle, found[0]))
+        finally:
+            release(board.sat.solver)
+
+
+def test_the_turn_rows_are_stated_on_boards_over_turns_over_cells(monkeypatch):
+    spec, rules = load_spec("edges-turns"), Rules()
+
+    def clauses(board: Board) -> int:
+        key = compiled.board_key(compiled.blank(board), spec, rules, "glucose4")
+        return compile_board(key, board, spec, rules, key[-1]).size.clauses
+
+    below, over = Board(12, 12), Board(13, 12)
+    plain = clauses(below), clauses(over)
+    monkeypatch.setattr(compiled, "TURNS_OVER", 0)
+    assert clauses(below) > plain[0] and clauses(over) == plain[1]

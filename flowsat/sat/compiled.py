@@ -10,8 +10,8 @@ true in every solution of every puzzle on the board:
   code, the cells off the paths form cycles, which are cut; an unused code needs no clause);
 - the corner rule (`rules.corner_rules`) with `inside is a dot` as one more way out, under
   the uniqueness switch as in the per-puzzle encodings; the turns it rules out
-  (`degree = "turns"`) through a chain of variables per diagonal, `a dot lies further along
-  this diagonal`, which the dot assumptions settle by unit propagation;
+  (`degree = "turns"`) by a clause a turn, `a dot lies on the inside diagonal`, which the
+  dot assumptions settle by unit propagation;
 - a cycle cut says that an edge leaves the cycle's cells *or one of them is a dot*: a cycle
   is wrong in every solution of every puzzle, so cuts stay for the next puzzle, as do the
   no-self-touch clauses stated where a model touched, and the solver's learned clauses;
@@ -92,6 +92,13 @@ USUAL_COLORS = 1.1
 # levels of ../shared/puzzles/numberlink/inputs10-part.txt: three times the propagations);
 # there a board compiles only for puzzles with as many code bits, as it did before
 USUAL_UP_TO = 1_000
+# Cells over which a compiled board states the turns the corner rule rules out (`turn_rows`):
+# on smaller ones their clauses cost more to build and load than they save the solver.
+# Instructions against stating them on every board (callgrind, `flowsat solve --jobs 1`):
+# over 144 cells: /work/packs/k1000.txt -1.1 %, the 2016 set -2.6 %, /work/packs/mid.txt
+# -1.9 %; over 100: -1.1, -1.1, -0.9 %; over 196: -1.1, -3.5, -2.6 %; over 225: mid +12 %
+# (its 15x15 puzzles of few colors need them); on no board: mid +11 %
+TURNS_OVER = 144
 # Instructions (callgrind, glucose4) a puzzle costs, for `cost`: each propagation of the
 # solver (its calls on the 2016 set: 24 M for 41,000), each variable of a model read (see
 # FRESH_VARIABLES), each literal of the per-puzzle formula encoded and loaded (a 14x14 board
@@ -254,26 +261,29 @@ DIAGONALS = {glyph: (TYPES[glyph][0][0] + TYPES[glyph][1][0],
                      TYPES[glyph][0][1] + TYPES[glyph][1][1]) for glyph in CORNERS}
 
 
+# A clause a turn, not a chain of variables per diagonal (`a dot lies further along`, as
+# before): 37 % fewer variables on a 15x15 board, 9 % fewer clauses; instructions
+# (callgrind, `flowsat solve --jobs 1`): /work/packs/mid.txt -1.6 %, /work/packs/k1000.txt
+# -3.7 %, the 2016 set +0.1 %, with fewer propagations (-15 % to -36 %)
 def turn_rows(enc: Encoder, links: BoardEdges) -> list[list[int]]:
     """The turns the corner rule rules out, as `degree = "turns"` states them per puzzle, for
-    every puzzle: a variable per node and diagonal, `a dot or a hole lies further along it`
-    (implied by the next cell's dot or its own), and a turn needs its inside diagonal's."""
+    every puzzle: a turn needs a dot on its inside diagonal, up to the border (one clause a
+    turn, with every dot variable there; none where a hole lies on the way: a walk stops
+    there). No variable of its own: the dots are assumptions, so once they are set each
+    clause is the turn's two literals or true, as per puzzle."""
     board, w, h = enc.board, enc.width, enc.height
     on = enc.graph.on_array[:board.size]
-    rows, cols = np.divmod(np.arange(board.size), w)
     clauses: list[list[int]] = []
     for glyph in CORNERS:
         dr, dc = DIAGONALS[glyph]
-        sees = np.array(enc.new_vars(f"dot along {glyph}", range(board.size)), dtype=np.int64)
-        r, c = rows + dr, cols + dc
-        inside = (r >= 0) & (r < h) & (c >= 0) & (c < w)
-        nxt = np.where(inside, r * w + c, 0)
-        chain = inside & on[nxt] & on  # a hole further on stops the walk: no clause
-        clauses += [[-x] for x in sees[on & ~inside].tolist()]
-        clauses += np.column_stack((-sees[chain], links.dot[nxt[chain]], sees[nxt[chain]])
-                                   ).tolist()
         nodes, lits = links.corners(glyph)
-        clauses += np.column_stack((-lits, sees[nodes])).tolist()
+        r, c = np.divmod(nodes, w)
+        steps = np.minimum(r if dr < 0 else h - 1 - r, c if dc < 0 else w - 1 - c)
+        for n in np.flatnonzero(np.bincount(steps)).tolist():  # the turns n steps from it
+            at = np.flatnonzero(steps == n)
+            along = nodes[at, None] + (dr * w + dc) * np.arange(1, n + 1)
+            clear = on[along].all(axis=1)
+            clauses += np.hstack((-lits[at[clear]], links.dot[along[clear]])).tolist()
     return clauses
 
 
@@ -352,7 +362,7 @@ def compile_board(key: tuple, board: Board, spec: Spec, rules: Rules, nbits: int
     cells = BoardCodes(enc, nbits)
     links = BoardEdges(enc, cells, rules, lazy_touch)
     switch = 0
-    if spec.degree == "turns" and corners_hold(board, rules):
+    if spec.degree == "turns" and board.size > TURNS_OVER and corners_hold(board, rules):
         enc.clauses += turn_rows(enc, links)
     if spec.unique and not rules.self_touch:
         switch = enc.new_var("uniqueness rule on", True)
