@@ -5,8 +5,6 @@ each holds its commands on a `group` of its own, whose commands `assemble` adds 
 the order `--help` lists them.
 """
 
-from __future__ import annotations
-
 import gc
 import importlib
 import os
