@@ -2,8 +2,6 @@
 lines or a solver program's rows. Its backend options are made from the fields of every
 backend's options (`flowsat.backend`)."""
 
-from __future__ import annotations
-
 import importlib
 import inspect
 import os
