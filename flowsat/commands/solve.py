@@ -7,7 +7,7 @@ import inspect
 import os
 import sys
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from contextlib import closing
 from dataclasses import Field, fields
 from enum import StrEnum
@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Literal, get_type_hints
 
 import typer
+from typer.models import OptionInfo
 
 from flowsat.backend import REGISTRY, Backend, Limits, chosen, loaded
 from flowsat.commands.common import (
@@ -59,13 +60,62 @@ class SolveFormat(StrEnum):
     rows = "rows"
 
 
-BACKEND_OPTIONS = {name: importlib.import_module(module).BACKEND.Options  # light: the backends'
-                   for name, module in REGISTRY.items()}  # packages import their options only
+DEFAULT_BACKEND = "sat"
+# the options of the backends `solve` takes options for now, by backend (`fit`)
+BACKEND_OPTIONS: dict[str, type] = {}
+
+
+def fit(args: list[str] | None) -> None:
+    """Give `solve` the options of the backend its command line names (sat by default) when
+    every option on it is one of that backend's or solve's own, else (args None: `app`;
+    --help, another backend's option, anything else) every backend's: a sat run imports
+    nothing of the best-first search (its switches and their flags: 26 M instructions a
+    start). The command line reads the same either way: its options are all there."""
+    named = backend_named(args) if args is not None else None
+    if named in REGISTRY:
+        take_options([named])
+        if all(a.partition("=")[0] in option_names(solve) for a in args if a.startswith("-")):
+            return
+    take_options(REGISTRY)
+
+
+def backend_named(args: list[str]) -> str:
+    """The backend's name (`program` of `program:COMMAND`) the last --backend gives."""
+    text = DEFAULT_BACKEND
+    for i, arg in enumerate(args):
+        if arg == "--backend" and i + 1 < len(args):
+            text = args[i + 1]
+        elif arg.startswith("--backend="):
+            text = arg.partition("=")[2]
+    return text.partition(":")[0]
+
+
+def take_options(backends: Iterable[str]) -> None:
+    """`solve` with an option for every field of these backends' options."""
+    BACKEND_OPTIONS.clear()  # (light: the backends' packages import their options only)
+    BACKEND_OPTIONS.update({name: importlib.import_module(REGISTRY[name]).BACKEND.Options
+                            for name in REGISTRY if name in backends})
+    solve.__signature__ = with_backend_options(solve)
+
+
+def option_names(command: Callable[..., None]) -> set[str]:
+    """Names the command's options go by on the command line, as typer makes them: those
+    declared (in `Annotated`, the first is the `default`; `--a/--b` is two), else `--NAME`."""
+    names = set()
+    for p in inspect.signature(command).parameters.values():
+        info = next((m for m in getattr(p.annotation, "__metadata__", ())
+                     if isinstance(m, OptionInfo)), None)
+        if info is not None:
+            first = () if info.default is ... else (info.default,)
+            declared = [n for d in (*first, *(info.param_decls or ())) for n in d.split("/")]
+            names.update(declared or [f"--{p.name.replace('_', '-')}"])
+    return names
 
 
 def with_backend_options(command: Callable[..., None]) -> inspect.Signature:
-    """The command's signature with an option for every field of every backend's options
+    """The command's own signature with an option for every field of the backends' options
     in place of its `**given` (a name two backends share is one option)."""
+    command.__dict__.pop("__signature__", None)  # (one made before)
     signature = inspect.signature(command, eval_str=True)
     owners = Counter(f.name for options in BACKEND_OPTIONS.values() for f in flags(options))
     made: dict[str, inspect.Parameter] = {}
@@ -125,7 +175,8 @@ def backend_options(given: dict[str, object]) -> dict[str, object]:
 def solve(
     files: Annotated[list[Path], typer.Argument(help="Puzzle files or folders.")],
     backend: Annotated[str, typer.Option(
-        help="Backend: sat, astar, or program:COMMAND (any solver program).")] = "sat",
+        help="Backend: sat, astar, or program:COMMAND (any solver program).")
+                   ] = DEFAULT_BACKEND,
     timeout: Annotated[float | None, typer.Option(
         callback=bounded(TIMEOUT), help=f"Seconds per puzzle before giving up (default: "
         f"{TEXT_TIMEOUT_S:g} with text output, none with JSON).")] = None,
@@ -207,8 +258,6 @@ def solve(
             worst = max(worst, EXIT[blame(result.status, found) or result.status])
     raise typer.Exit(worst)
 
-
-solve.__signature__ = with_backend_options(solve)
 
 
 def settled(puzzle: Puzzle | PuzzleError, done: Done[Answer], given: dict) -> Answer:
