@@ -46,6 +46,7 @@ def test_json_output_and_propagation_import_what_they_need():
     modules, text = imported_by(["solve", "--format", "json", "--deduce", "on", str(FIVE)])
     assert '"status":"solved"' in text
     assert {"json", "flowsat.sat.residue"} <= modules
+    assert "flowsat.render.text" not in modules  # (the text format's)
 
 
 @pytest.mark.parametrize(("args", "shown", "search"), [

@@ -38,7 +38,6 @@ from flowsat.options import DELAY, MAX_MEMORY, MEMORY_HELP, TEXT_TIMEOUT_S, TIME
 from flowsat.parallel import Done, answers, share
 from flowsat.puzzle import MAX_CELLS, Puzzle, PuzzleError, expand_paths
 from flowsat.puzzle.rules import Rules
-from flowsat.render.text import draw, summary
 from flowsat.result import Result, UsageError, error_record, record_json, to_record
 from flowsat.sat import can_stop
 from flowsat.solve import blame, run
@@ -46,7 +45,8 @@ from flowsat.solve import blame, run
 if TYPE_CHECKING:
     from flowsat.render.animate import Replay
 
-# the replay and the rows format are imported where they are used: few runs need them
+# the replay, the text and the rows formats are imported where they are used: few runs need
+# them, or JSON runs do not
 group = typer.Typer()
 Shown = list[tuple[str, bool | None]]  # what an answer prints (`shown`)
 # an answer, as `solve`'s work gives it: the result (a worker's without its paths when the
@@ -287,6 +287,8 @@ def shown(puzzle: Puzzle, result: Result, backend: str, fmt: SolveFormat, color:
         from flowsat.program.answer import answer_rows
 
         return [(answer_rows(puzzle, result), None)]
+    from flowsat.render.text import draw, summary
+
     out: Shown = [(summary(puzzle, result, backend, rules), None)]
     if result.status == "solved" and not quiet:
         out.append((draw(puzzle, result.paths, color) + "\n", color))
