@@ -1,6 +1,6 @@
 """`flowsat solve`: puzzle files through a backend, each answer checked, shown as text, JSON
-lines or a solver program's rows. Its backend options are made from the fields of every
-backend's options (`flowsat.backend`)."""
+lines or a solver program's rows. Its backend options are made from the fields of the
+backends' options (`flowsat.backend`): the one asked for, or every one (`fit`)."""
 
 import importlib
 import inspect
@@ -69,7 +69,7 @@ def fit(args: list[str] | None) -> None:
     """Give `solve` the options of the backend its command line names (sat by default) when
     every option on it is one of that backend's or solve's own, else (args None: `app`;
     --help, another backend's option, anything else) every backend's: a sat run imports
-    nothing of the best-first search (its switches and their flags: 26 M instructions a
+    nothing of the best-first search (its switches and their flags: 34 M instructions a
     start). The command line reads the same either way: its options are all there."""
     named = backend_named(args) if args is not None else None
     if named in REGISTRY:
@@ -257,7 +257,6 @@ def solve(
                 save(pics, item, solution)
             worst = max(worst, EXIT[blame(result.status, found) or result.status])
     raise typer.Exit(worst)
-
 
 
 def settled(puzzle: Puzzle | PuzzleError, done: Done[Answer], given: dict) -> Answer:
