@@ -1,38 +1,79 @@
 """What a run imports at start-up: a sat run of a text file imports none of what only other
-runs use (external solver programs, propagation's residue, JSON)."""
+runs use (external solver programs, propagation's residue, JSON, the other backends), and the
+command line it reads is the same whatever `flowsat solve` took options for."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
 
+import pytest
+import typer
+
+from flowsat.commands import assemble
+from flowsat.commands import solve as command
 from tests.conftest import PUZZLES
 
 FIVE = PUZZLES / "small" / "5x5" / "5x5-0001.txt"
 # imported where they are used: an external solver (`external:COMMAND`), propagation first on
-# large boards, JSON output
-NOT_ON_A_SAT_RUN = ("flowsat.process", "flowsat.sat.dimacs", "flowsat.sat.residue", "json")
+# large boards, JSON output, PySAT's cardinality encodings (not the default pairwise), the
+# names of characters that are no cell (bad input), tomllib (a spec that is not plain); and
+# never: pkgutil
+NOT_ON_A_SAT_RUN = ("flowsat.process", "flowsat.sat.dimacs", "flowsat.sat.residue", "json",
+                    "pysat.card", "unicodedata", "tomllib", "pkgutil")
 
 
 def imported_by(args: list[str]) -> tuple[set[str], str]:
-    """The modules a command line's run imported, and what it printed."""
+    """The modules a command line's run imported, and what it printed (stdout and stderr)."""
     code = ("import sys; sys.argv = ['flowsat', *sys.argv[1:]]\n"
             "from flowsat.__main__ import main\n"
             "try:\n    main()\nexcept SystemExit:\n    pass\n"
             "print('MODULES', *sorted(sys.modules))")
-    out = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True,
-                         check=True).stdout
-    text, _, modules = out.rpartition("MODULES ")
-    return set(modules.split()), text
+    run = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True,
+                         check=True)
+    text, _, modules = run.stdout.rpartition("MODULES ")
+    return set(modules.split()), text + run.stderr
 
 
 def test_a_sat_run_of_a_text_file_imports_only_what_it_uses():
     modules, text = imported_by(["solve", str(FIVE)])
     assert "solved" in text and "flowsat.sat.search" in modules
     assert not modules & set(NOT_ON_A_SAT_RUN)
+    assert not {m for m in modules if m.startswith(("flowsat.search", "flowsat.program"))}
 
 
 def test_json_output_and_propagation_import_what_they_need():
     modules, text = imported_by(["solve", "--format", "json", "--deduce", "on", str(FIVE)])
     assert '"status":"solved"' in text
     assert {"json", "flowsat.sat.residue"} <= modules
+    assert "flowsat.render.text" not in modules  # (the text format's)
+
+
+@pytest.mark.parametrize(("args", "shown", "search"), [
+    (["--no-parity"], "parity does not apply to the sat backend", True),
+    (["--backend", "astar", "--no-parity"], "solved", True),
+    (["--backend=astar"], "solved", True),
+    (["--help"], "--no-parity", True),
+    (["--encoding", "edges-binary", "-q"], "solved", False),
+])
+def test_the_options_of_every_backend_are_there_when_the_command_line_may_need_them(
+        args, shown, search):
+    """Solve takes the options of the sat backend alone only when nothing else is asked for:
+    another backend's option is refused as before, not as unknown to the command."""
+    modules, text = imported_by(["solve", *args, str(FIVE)])
+    assert shown in text and "No such option" not in text
+    assert ("flowsat.search.checks" in modules) == search
+
+
+def test_the_options_solve_takes_by_name_are_options_of_its_command():
+    """`fit` tells the options on the command line from what typer makes: the names it knows
+    must be the command's (one it got wrong would refuse a command line that reads)."""
+    try:
+        for args in (["solve", str(FIVE)], None):
+            click_command = typer.main.get_command(assemble(["solve"], args)).commands["solve"]
+            names = {n for p in click_command.params for n in (*p.opts, *p.secondary_opts)}
+            known = command.option_names(command.solve)
+            assert {"--encoding", "--format", "-q", "--color", "--no-color"} <= known <= names
+            assert ("--no-parity" in known) == (args is None)
+    finally:
+        command.fit(None)  # every option again, for the other tests' `app`

@@ -5,8 +5,6 @@ each holds its commands on a `group` of its own, whose commands `assemble` adds 
 the order `--help` lists them.
 """
 
-from __future__ import annotations
-
 import gc
 import importlib
 import os
@@ -77,17 +75,20 @@ def main_options(version: Annotated[bool, typer.Option(
     """Solve Flow Free / Numberlink puzzles by SAT or best-first search."""
 
 
-def assemble(names: Iterable[str] = COMMANDS) -> typer.Typer:
+def assemble(names: Iterable[str] = COMMANDS, args: list[str] | None = None) -> typer.Typer:
     """The command line with the commands named (every one by default), their modules
-    imported."""
+    imported, each fitted to the command line's arguments where its module says how (`fit`:
+    None, every option of every command)."""
     made = typer.Typer(cls=Guarded, add_completion=False, no_args_is_help=True,
                        rich_markup_mode=None, pretty_exceptions_enable=False,
                        help=f"Solve Flow Free / Numberlink puzzles by SAT or best-first "
                             f"search.\n\n{EXIT_STATUS}")
     made.callback()(main_options)
     for name in (n for n in COMMANDS if n in set(names)):
-        group = importlib.import_module(f"{__name__}.{COMMANDS[name]}").group
-        made.registered_commands += [c for c in group.registered_commands
+        module = importlib.import_module(f"{__name__}.{COMMANDS[name]}")
+        if hasattr(module, "fit"):
+            module.fit(args)
+        made.registered_commands += [c for c in module.group.registered_commands
                                      if (c.name or c.callback.__name__.replace("_", "-")) == name]
     return made
 
@@ -112,7 +113,7 @@ def __getattr__(name: str) -> typer.Typer:
 def main() -> None:
     if hasattr(signal, "SIGPIPE"):  # `flowsat ... | head` ends quietly, like other Unix tools
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
-    app = for_good(lambda: assemble(asked(sys.argv[1:])))
+    app = for_good(lambda: assemble(asked(sys.argv[1:]), sys.argv[1:]))
     limit_address_space()
     gc.freeze()  # what the imports made lives as long as the process: collections skip it
     try:

@@ -1,15 +1,13 @@
 """`flowsat solve`: puzzle files through a backend, each answer checked, shown as text, JSON
-lines or a solver program's rows. Its backend options are made from the fields of every
-backend's options (`flowsat.backend`)."""
-
-from __future__ import annotations
+lines or a solver program's rows. Its backend options are made from the fields of the
+backends' options (`flowsat.backend`): the one asked for, or every one (`fit`)."""
 
 import importlib
 import inspect
 import os
 import sys
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from contextlib import closing
 from dataclasses import Field, fields
 from enum import StrEnum
@@ -17,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Literal, get_type_hints
 
 import typer
+from typer.models import OptionInfo
 
 from flowsat.backend import REGISTRY, Backend, Limits, chosen, loaded
 from flowsat.commands.common import (
@@ -39,7 +38,6 @@ from flowsat.options import DELAY, MAX_MEMORY, MEMORY_HELP, TEXT_TIMEOUT_S, TIME
 from flowsat.parallel import Done, answers, share
 from flowsat.puzzle import MAX_CELLS, Puzzle, PuzzleError, expand_paths
 from flowsat.puzzle.rules import Rules
-from flowsat.render.text import draw, summary
 from flowsat.result import Result, UsageError, error_record, record_json, to_record
 from flowsat.sat import can_stop
 from flowsat.solve import blame, run
@@ -47,7 +45,8 @@ from flowsat.solve import blame, run
 if TYPE_CHECKING:
     from flowsat.render.animate import Replay
 
-# the replay and the rows format are imported where they are used: few runs need them
+# the replay, the text and the rows formats are imported where they are used: few runs need
+# them, or JSON runs do not
 group = typer.Typer()
 Shown = list[tuple[str, bool | None]]  # what an answer prints (`shown`)
 # an answer, as `solve`'s work gives it: the result (a worker's without its paths when the
@@ -61,13 +60,62 @@ class SolveFormat(StrEnum):
     rows = "rows"
 
 
-BACKEND_OPTIONS = {name: importlib.import_module(module).BACKEND.Options  # light: the backends'
-                   for name, module in REGISTRY.items()}  # packages import their options only
+DEFAULT_BACKEND = "sat"
+# the options of the backends `solve` takes options for now, by backend (`fit`)
+BACKEND_OPTIONS: dict[str, type] = {}
+
+
+def fit(args: list[str] | None) -> None:
+    """Give `solve` the options of the backend its command line names (sat by default) when
+    every option on it is one of that backend's or solve's own, else (args None: `app`;
+    --help, another backend's option, anything else) every backend's: a sat run imports
+    nothing of the best-first search (its switches and their flags: 34 M instructions a
+    start). The command line reads the same either way: its options are all there."""
+    named = backend_named(args) if args is not None else None
+    if named in REGISTRY:
+        take_options([named])
+        if all(a.partition("=")[0] in option_names(solve) for a in args if a.startswith("-")):
+            return
+    take_options(REGISTRY)
+
+
+def backend_named(args: list[str]) -> str:
+    """The backend's name (`program` of `program:COMMAND`) the last --backend gives."""
+    text = DEFAULT_BACKEND
+    for i, arg in enumerate(args):
+        if arg == "--backend" and i + 1 < len(args):
+            text = args[i + 1]
+        elif arg.startswith("--backend="):
+            text = arg.partition("=")[2]
+    return text.partition(":")[0]
+
+
+def take_options(backends: Iterable[str]) -> None:
+    """`solve` with an option for every field of these backends' options."""
+    BACKEND_OPTIONS.clear()  # (light: the backends' packages import their options only)
+    BACKEND_OPTIONS.update({name: importlib.import_module(REGISTRY[name]).BACKEND.Options
+                            for name in REGISTRY if name in backends})
+    solve.__signature__ = with_backend_options(solve)
+
+
+def option_names(command: Callable[..., None]) -> set[str]:
+    """Names the command's options go by on the command line, as typer makes them: those
+    declared (in `Annotated`, the first is the `default`; `--a/--b` is two), else `--NAME`."""
+    names = set()
+    for p in inspect.signature(command).parameters.values():
+        info = next((m for m in getattr(p.annotation, "__metadata__", ())
+                     if isinstance(m, OptionInfo)), None)
+        if info is not None:
+            first = () if info.default is ... else (info.default,)
+            declared = [n for d in (*first, *(info.param_decls or ())) for n in d.split("/")]
+            names.update(declared or [f"--{p.name.replace('_', '-')}"])
+    return names
 
 
 def with_backend_options(command: Callable[..., None]) -> inspect.Signature:
-    """The command's signature with an option for every field of every backend's options
+    """The command's own signature with an option for every field of the backends' options
     in place of its `**given` (a name two backends share is one option)."""
+    command.__dict__.pop("__signature__", None)  # (one made before)
     signature = inspect.signature(command, eval_str=True)
     owners = Counter(f.name for options in BACKEND_OPTIONS.values() for f in flags(options))
     made: dict[str, inspect.Parameter] = {}
@@ -127,7 +175,8 @@ def backend_options(given: dict[str, object]) -> dict[str, object]:
 def solve(
     files: Annotated[list[Path], typer.Argument(help="Puzzle files or folders.")],
     backend: Annotated[str, typer.Option(
-        help="Backend: sat, astar, or program:COMMAND (any solver program).")] = "sat",
+        help="Backend: sat, astar, or program:COMMAND (any solver program).")
+                   ] = DEFAULT_BACKEND,
     timeout: Annotated[float | None, typer.Option(
         callback=bounded(TIMEOUT), help=f"Seconds per puzzle before giving up (default: "
         f"{TEXT_TIMEOUT_S:g} with text output, none with JSON).")] = None,
@@ -210,9 +259,6 @@ def solve(
     raise typer.Exit(worst)
 
 
-solve.__signature__ = with_backend_options(solve)
-
-
 def settled(puzzle: Puzzle | PuzzleError, done: Done[Answer], given: dict) -> Answer:
     """The checked result, the replay and what to show, or an `error` result naming the bug
     (and the options given) with nothing shown yet; usage errors end the run."""
@@ -240,6 +286,8 @@ def shown(puzzle: Puzzle, result: Result, backend: str, fmt: SolveFormat, color:
         from flowsat.program.answer import answer_rows
 
         return [(answer_rows(puzzle, result), None)]
+    from flowsat.render.text import draw, summary
+
     out: Shown = [(summary(puzzle, result, backend, rules), None)]
     if result.status == "solved" and not quiet:
         out.append((draw(puzzle, result.paths, color) + "\n", color))

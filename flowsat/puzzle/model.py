@@ -4,7 +4,6 @@ of same-label dots, and its solutions."""
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -131,6 +130,8 @@ def not_a_cell(row: str) -> int | None:
 
 def not_a_cell_message(ch: str) -> str:
     """Why a character is no cell, naming it as U+XXXX and how it looks (or what it is)."""
+    import unicodedata  # (bad input only)
+
     name = unicodedata.name(ch, "control character").lower()
     shown = CHARACTER_NAMES.get(ch) or (repr(ch) if ch.isprintable() else f"a {name}")
     return (f"U+{ord(ch):04X} {shown} is not a cell: a cell is '.' (empty) or a printable "

@@ -6,8 +6,10 @@ from functools import cache
 from itertools import combinations
 
 import numpy as np
-from pysat.card import CardEnc, EncType, UnsupportedBound
 from pysat.formula import IDPool
+
+# pysat.card is imported where one of its methods is asked for: the default encodings are
+# pairwise (1.5 M instructions a start)
 
 # PySAT's pairwise encoding only knows bound 1; "pairwise" here is the direct binomial encoding
 # for any bound (one clause per subset), which is what small degree constraints want. PySAT's
@@ -28,6 +30,8 @@ def at_most(lits: list[int], k: int, method: str, pool: IDPool | None) -> list[l
         return []
     if method == "pairwise" or k == 0:
         return [[-lits[i] for i in subset] for subset in subsets(len(lits), k + 1)]
+    from pysat.card import CardEnc, EncType, UnsupportedBound
+
     try:
         return CardEnc.atmost(lits, k, vpool=pool, encoding=getattr(EncType, method)).clauses
     except UnsupportedBound:
@@ -42,6 +46,8 @@ def at_least(lits: list[int], k: int, method: str, pool: IDPool | None) -> list[
         return [[]]
     if method == "pairwise" or k == 1:
         return [[lits[i] for i in subset] for subset in subsets(len(lits), len(lits) - k + 1)]
+    from pysat.card import CardEnc, EncType, UnsupportedBound
+
     try:
         return CardEnc.atleast(lits, k, vpool=pool, encoding=getattr(EncType, method)).clauses
     except UnsupportedBound:

@@ -3,8 +3,6 @@ reads its models and adds clauses to it as the search goes (`Encoding`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from flowsat.puzzle.model import Puzzle
 from flowsat.puzzle.rules import DEFAULT_RULES, Rules
 from flowsat.sat import cells, links
@@ -15,18 +13,17 @@ from flowsat.sat.options import LEAN_FROM
 from flowsat.sat.spec import Spec, load_spec
 
 
-@dataclass
 class Encoding:
     """A puzzle's CNF, the families that know how to read its models, and the variable that
-    switches the uniqueness rule on (0 when the encoding has none)."""
+    switches the uniqueness rule on (0 when the encoding has none). (A plain class: making a
+    dataclass costs every start some 1.5 M instructions.)"""
 
-    spec: Spec
-    enc: Encoder
-    cells: object
-    links: links.DirTypes | links.Edges
-    unique: int = 0
-    lazy_touch: bool = False  # the no-self-touch clauses come where a model touches
-    stated: set[tuple[int, int, int]] = field(default_factory=set)  # touches ruled out so far
+    def __init__(self, spec: Spec, enc: Encoder, cells: object,
+                 links: links.DirTypes | links.Edges, unique: int = 0, lazy_touch: bool = False):
+        self.spec, self.enc, self.cells, self.links = spec, enc, cells, links
+        self.unique = unique
+        self.lazy_touch = lazy_touch  # the no-self-touch clauses come where a model touches
+        self.stated: set[tuple[int, int, int]] = set()  # touches ruled out so far
 
     @property
     def clauses(self) -> list[list[int]]:

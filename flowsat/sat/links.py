@@ -235,7 +235,7 @@ class Edges:
         its links that the rule leaves it (straight, or a turn whose inside diagonal meets a
         dot: `deduce.pair_masks`), stated by the clauses of `turn_clauses`; the cells are
         grouped by the links they have and the pairs left to them, and each clause is named
-        by its cell and its literals' ways and signs (`PATTERN_ROWS`), shorter clauses first."""
+        by its cell and its literals' ways and signs (`pattern_rows`), shorter clauses first."""
         if not free.any():
             return
         _, present = self.enc.graph.way_rows
@@ -265,7 +265,7 @@ class Edges:
         ways = np.append(self.var_array, 0)[rows]
         ways = np.column_stack((ways, np.zeros(len(ways), dtype=np.int64)))  # way 4: none
         cell, pattern = np.divmod(codes, PATTERNS)
-        columns, signs, lengths = (x[pattern] for x in PATTERN_ROWS)
+        columns, signs, lengths = (x[pattern] for x in pattern_rows())
         return cut_rows(ways[cell[:, None], columns] * signs, lengths)
 
     @cached_property
@@ -399,10 +399,13 @@ def subset_rows(matrix: np.ndarray, sign: int, columns: np.ndarray
     return make
 
 
-# Clauses over a cell's four links (WAYS order) as bit masks: (ways in it positive, ways in
-# it negative), each with the mask of the 16 link sets (bit w: way w linked) it allows.
-LITERALS = [(pos, neg) for pos in range(16) for neg in range(16) if not pos & neg]
-ALLOWS = [sum(1 << a for a in range(16) if a & pos or ~a & neg) for pos, neg in LITERALS]
+@cache
+def allowed() -> list[tuple[tuple[int, int], int]]:
+    """Every clause over a cell's four links (WAYS order) as bit masks, (ways in it positive,
+    ways in it negative), with the mask of the 16 link sets (bit w: way w linked) it allows
+    (made on first use: the turns are for boards of LEAN_FROM cells or more)."""
+    return [((pos, neg), sum(1 << a for a in range(16) if a & pos or ~a & neg))
+            for pos in range(16) for neg in range(16) if not pos & neg]
 
 
 @cache
@@ -414,7 +417,7 @@ def turn_clauses(present: int, pairs: int) -> tuple[np.ndarray, np.ndarray, np.n
     ways in it (in a cell's WAYS row; 4 pads), their signs, and its length."""
     models = sum(1 << (1 << a | 1 << b) for k, (a, b) in enumerate(PAIRS)
                  if pairs >> k & 1 and present >> a & 1 and present >> b & 1)
-    valid = sorted(((pos, neg) for (pos, neg), allows in zip(LITERALS, ALLOWS, strict=True)
+    valid = sorted(((pos, neg) for (pos, neg), allows in allowed()
                     if not (pos | neg) & ~present and models & ~allows == 0),
                    key=lambda c: (c[0] | c[1]).bit_count())
     known = set(valid)  # a superset of a valid clause is valid: a prime has no valid
@@ -441,19 +444,24 @@ def clause_arrays(rows: list[list[int]]) -> tuple[np.ndarray, np.ndarray, np.nda
 
 
 def literals(clause: tuple[int, int]) -> list[int]:
-    """A clause (bit masks, as in LITERALS) as literals 2w (way w linked) and 2w + 1 (not)."""
+    """A clause (bit masks, as in `allowed`) as literals 2w (way w linked) and 2w + 1 (not)."""
     pos, neg = clause
     return ([2 * w for w in range(len(WAYS)) if pos >> w & 1]
             + [2 * w + 1 for w in range(len(WAYS)) if neg >> w & 1])
 
 
 # A clause over a cell's links named by its pattern: digit w (base 3) of way w is 0 (not in
-# it), 1 (linked) or 2 (not linked); `PATTERN_ROWS` has each pattern's clause as
-# `clause_arrays` makes it (the literals in the order `literals` gives them)
+# it), 1 (linked) or 2 (not linked)
 PATTERNS = 3 ** len(WAYS)
-PATTERN_ROWS = clause_arrays([literals(tuple(
-    sum(1 << w for w in range(len(WAYS)) if p // 3 ** w % 3 == digit) for digit in (1, 2)))
-    for p in range(PATTERNS)])
+
+
+@cache
+def pattern_rows() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each pattern's clause as `clause_arrays` makes it (the literals in the order `literals`
+    gives them), made on first use."""
+    return clause_arrays([literals(tuple(
+        sum(1 << w for w in range(len(WAYS)) if p // 3 ** w % 3 == digit) for digit in (1, 2)))
+        for p in range(PATTERNS)])
 
 
 def implies(clauses: list[list[int]], start: int, goal: int) -> bool:
