@@ -17,10 +17,9 @@ from tests.conftest import PUZZLES
 FIVE = PUZZLES / "small" / "5x5" / "5x5-0001.txt"
 # imported where they are used: an external solver (`external:COMMAND`), propagation first on
 # large boards, JSON output, PySAT's cardinality encodings (not the default pairwise), the
-# names of characters that are no cell (bad input), tomllib (a spec that is not plain); and
-# never: pkgutil
+# names of characters that are no cell (bad input); and never: pkgutil
 NOT_ON_A_SAT_RUN = ("flowsat.process", "flowsat.sat.dimacs", "flowsat.sat.residue", "json",
-                    "pysat.card", "unicodedata", "tomllib", "pkgutil")
+                    "pysat.card", "unicodedata", "pkgutil")
 
 
 def imported_by(args: list[str]) -> tuple[set[str], str]:

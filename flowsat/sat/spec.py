@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import tomllib
 from functools import cache
 from pathlib import Path
 from typing import NamedTuple
@@ -114,17 +114,11 @@ def builtin_spec(name: str) -> Spec:
 def read_spec(path: Path) -> Spec:
     """The spec in a TOML file, checked: known keys, and a known choice for each family."""
     try:
-        text = read_text(str(path))
+        data = tomllib.loads(read_text(str(path)))
     except PuzzleError as err:
         raise UsageError(f"{err.file}: cannot read the encoding spec: {err.message}") from None
-    data = plain_toml(text)
-    if data is None:
-        import tomllib  # (its regular expressions cost every start 11 M instructions)
-
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as err:
-            raise UsageError(f"{path}: cannot read the encoding spec: {err}") from None
+    except tomllib.TOMLDecodeError as err:
+        raise UsageError(f"{path}: cannot read the encoding spec: {err}") from None
     known = set(Spec._fields)
     unknown = sorted(set(data) - known)
     if unknown:
@@ -143,49 +137,3 @@ def read_spec(path: Path) -> Spec:
     if spec.problem():
         raise UsageError(f"{path}: {spec.problem()}")
     return spec
-
-
-def plain_toml(text: str) -> dict[str, str | bool] | None:
-    """What tomllib reads in a TOML text of plain lines only, as the specs shipped are:
-    `key = "text"` (no escape, no quote), `key = true` or `false`, `key = \"\"\"`, lines, then
-    `\"\"\"` alone; blank lines, `#` comments. None for any other text (tomllib reads it)."""
-    data: dict[str, str | bool] = {}
-    lines = iter(text.split("\n"))
-    for line in lines:
-        if not plain(line):
-            return None
-        if not line or line.startswith("#"):
-            continue
-        key, equals, value = line.partition(" = ")
-        if not equals or not (key.isascii() and key.isidentifier()) or key in data:
-            return None
-        if value == '"""':
-            found = block(lines)
-        elif value in ("true", "false"):
-            found = value == "true"
-        elif len(value) > 1 and value[0] == value[-1] == '"' and '"' not in value[1:-1]:
-            found = value[1:-1]
-        else:
-            return None
-        if found is None:
-            return None
-        data[key] = found
-    return data
-
-
-def block(lines: Iterator[str]) -> str | None:
-    """A multi-line string's text: the plain lines up to one of `\"\"\"` alone (None if
-    there is none, or any other line holds `\"\"\"`)."""
-    text = ""
-    for line in lines:
-        if line == '"""':
-            return text
-        if '"""' in line or not plain(line):
-            return None
-        text += line + "\n"
-    return None
-
-
-def plain(text: str) -> bool:
-    """No backslash, no control character but tab (what TOML refuses, tomllib reads)."""
-    return "\\" not in text and all(" " <= ch != "\x7f" or ch == "\t" for ch in text)
