@@ -49,7 +49,7 @@ from flowsat.puzzle.board import Board
 from flowsat.puzzle.model import EMPTY, Paths, Puzzle
 from flowsat.puzzle.rules import Rules
 from flowsat.sat import card
-from flowsat.sat.cells import Binary
+from flowsat.sat.cells import Arrays, Binary
 from flowsat.sat.deduce import corners_hold
 from flowsat.sat.encoder import Encoder, graph
 from flowsat.sat.estimate import Size, formula_size
@@ -157,6 +157,40 @@ def key_bits(puzzle: Puzzle) -> int:
     return code_bits(max(len(puzzle.colors), usual))
 
 
+class Clauses(list):
+    """A compiled formula's clauses, made from matrices of literals as tuples (PySAT takes
+    any sequence: a tuple is made and freed with one allocation, a list with two, and the
+    cycle collector stops following a tuple of numbers after it first meets it), their
+    literals counted as they come (also those added as to a list: `Binary.differ`'s)."""
+
+    literals = 0
+
+    def __iadd__(self, clauses: Sequence[Sequence[int]]) -> Clauses:
+        self.more(clauses)
+        return self
+
+    def append(self, clause: Sequence[int]) -> None:
+        self.literals += len(clause)
+        super().append(clause)
+
+    def rows(self, rows: np.ndarray) -> None:
+        """A clause a row of the matrix."""
+        if rows.shape[1]:
+            self.columns(*rows.T)
+        else:
+            self.more([()] * len(rows))
+
+    def columns(self, *columns: np.ndarray) -> None:
+        """A clause for each k: the k-th entries of the columns."""
+        self.literals += len(columns[0]) * len(columns)
+        self.extend(zip(*(column.tolist() for column in columns), strict=True))
+
+    def more(self, clauses: Sequence[Sequence[int]]) -> None:
+        """Clauses made one by one."""
+        self.literals += sum(map(len, clauses))
+        self.extend(clauses)
+
+
 def blank(board: Board) -> Puzzle:
     """The board without dots."""
     return Puzzle((EMPTY * board.width,) * board.height, board=board)
@@ -173,6 +207,15 @@ class BoardCodes(Binary):
         self.diff_keys = self.diff_first = np.zeros(0, dtype=np.int64)
         self.equals, self.joined = {}, []
 
+    def same(self, pairs: Arrays, key: tuple | None = None) -> None:
+        """`Binary.same` on a board without dots: [-lit, -a, b] for every pair and bit, then
+        [-lit, a, -b], made as tuples."""
+        i, j, lit = pairs
+        a, b = self.bits[i].ravel(), self.bits[j].ravel()
+        lits = np.repeat(-lit, self.nbits)
+        for sign in (1, -1):
+            self.enc.clauses.columns(lits, -sign * a, sign * b)
+
 
 class BoardEdges(Edges):
     """`Edges` with a dot variable per node in place of the dots: a dot has one linked edge,
@@ -186,8 +229,8 @@ class BoardEdges(Edges):
         self.dot = np.array(enc.new_vars("dot", range(enc.size)), dtype=np.int64)
         self.degrees_by_dots()
         self._apart = None if self.fill_all else self.apart_when_used()
-        for i in enc.nodes if not self.fill_all else ():
-            enc.clauses.append([-int(self.dot[i]), self.used[i]])  # a dot is used
+        if not self.fill_all:  # a dot is used
+            enc.clauses.more([(-int(self.dot[i]), self.used[i]) for i in enc.nodes])
         self.last = (None, np.zeros(0, dtype=bool))
         ends = enc.edge_array
         cells.same((ends[:, 0], ends[:, 1], self.var_array))
@@ -219,18 +262,17 @@ class BoardEdges(Edges):
                 parts.append(np.hstack((np.repeat(dot, n, 0), -edges.reshape(-1, 1),
                                         edges[:, others].reshape(len(rows) * n, n - 1))))
             for part in parts:
-                enc.clauses += part.tolist()
+                enc.clauses.rows(part)
 
     def apart_when_used(self) -> list[tuple[int, int, int]]:
         """`Edges.apart_when_used` with a `used` variable on every node (any may be a dot)."""
         enc = self.enc
         self.used = {i: enc.new_var("used", enc.cell(i)) for i in enc.nodes}
-        for i, u in self.used.items():
-            enc.clauses += [[-e, u] for e in self.incident[i]]
+        enc.clauses.more([(-e, u) for i, u in self.used.items() for e in self.incident[i]])
         pairs = list(self.index.items())
         apart = enc.new_vars("apart", range(len(pairs)))
-        for ((i, j), e), t in zip(pairs, apart, strict=True):
-            enc.clauses.append([e, -self.used[i], -self.used[j], t])
+        enc.clauses.more([(e, -self.used[i], -self.used[j], t)
+                          for ((i, j), e), t in zip(pairs, apart, strict=True)])
         return [(i, j, t) for ((i, j), _), t in zip(pairs, apart, strict=True)]
 
     def cut_dots(self, cycle: list[int], model: list[int]) -> list[int]:
@@ -238,11 +280,10 @@ class BoardEdges(Edges):
         return self.cut(cycle, model) + self.dot[cycle].tolist()
 
 
-def corner_rows(enc: Encoder, links: BoardEdges, active: int) -> list[list[int]]:
+def corner_rows(enc: Encoder, links: BoardEdges, active: int) -> None:
     """The corner rule (`rules.corner_rules`), each clause with `q is a dot` added: a turn
     at x whose inside cell q is no dot makes q turn the same way (or, if q cannot, is out)."""
     q, open_ = inside_table(enc.board)
-    clauses: list[list[int]] = []
     for turn, glyph in enumerate(CORNERS):
         nodes, lits = links.corners(glyph)
         row = np.full(enc.size, -1, dtype=np.int64)  # each node's row of `lits`, if any
@@ -251,10 +292,9 @@ def corner_rows(enc: Encoder, links: BoardEdges, active: int) -> list[list[int]]
         qs = q[turn, nodes[keep]]
         head = np.column_stack((np.full(len(qs), -active), -lits[keep], links.dot[qs]))
         turns = row[qs] >= 0  # q may turn so
-        clauses += head[~turns].tolist()
+        enc.clauses.rows(head[~turns])
         for t in range(lits.shape[1]):
-            clauses += np.column_stack((head[turns], lits[row[qs[turns]], t])).tolist()
-    return clauses
+            enc.clauses.rows(np.column_stack((head[turns], lits[row[qs[turns]], t])))
 
 
 DIAGONALS = {glyph: (TYPES[glyph][0][0] + TYPES[glyph][1][0],
@@ -265,26 +305,36 @@ DIAGONALS = {glyph: (TYPES[glyph][0][0] + TYPES[glyph][1][0],
 # before): 37 % fewer variables on a 15x15 board, 9 % fewer clauses; instructions
 # (callgrind, `flowsat solve --jobs 1`): /work/packs/mid.txt -1.6 %, /work/packs/k1000.txt
 # -3.7 %, the 2016 set +0.1 %, with fewer propagations (-15 % to -36 %)
-def turn_rows(enc: Encoder, links: BoardEdges) -> list[list[int]]:
+def turn_rows(enc: Encoder, links: BoardEdges) -> None:
     """The turns the corner rule rules out, as `degree = "turns"` states them per puzzle, for
     every puzzle: a turn needs a dot on its inside diagonal, up to the border (one clause a
     turn, with every dot variable there; none where a hole lies on the way: a walk stops
     there). No variable of its own: the dots are assumptions, so once they are set each
-    clause is the turn's two literals or true, as per puzzle."""
-    board, w, h = enc.board, enc.width, enc.height
-    on = enc.graph.on_array[:board.size]
-    clauses: list[list[int]] = []
+    clause is the turn's two literals or true, as per puzzle. The turns nearest the border
+    first."""
     for glyph in CORNERS:
-        dr, dc = DIAGONALS[glyph]
         nodes, lits = links.corners(glyph)
-        r, c = np.divmod(nodes, w)
-        steps = np.minimum(r if dr < 0 else h - 1 - r, c if dc < 0 else w - 1 - c)
-        for n in np.flatnonzero(np.bincount(steps)).tolist():  # the turns n steps from it
-            at = np.flatnonzero(steps == n)
-            along = nodes[at, None] + (dr * w + dc) * np.arange(1, n + 1)
-            clear = on[along].all(axis=1)
-            clauses += np.hstack((-lits[at[clear]], links.dot[along[clear]])).tolist()
-    return clauses
+        ray, steps = rays(enc, links, glyph)
+        order = np.argsort(steps[nodes], kind="stable")
+        heads = zip(*(-lits[order]).T.tolist(), strict=True)
+        enc.clauses.more([head + ray[x] for x, head in zip(nodes[order].tolist(), heads,
+                                                           strict=True) if ray[x] is not None])
+
+
+def rays(enc: Encoder, links: BoardEdges, glyph: str
+         ) -> tuple[list[tuple[int, ...] | None], np.ndarray]:
+    """For each cell, the dot variables of the cells on the inside diagonal of a turn `glyph`
+    there, up to the border (None: a hole on the way), and how many cells that is."""
+    w, h = enc.width, enc.height
+    dr, dc = DIAGONALS[glyph]
+    r, c = np.divmod(np.arange(w * h), w)
+    steps = np.minimum(r if dr < 0 else h - 1 - r, c if dc < 0 else w - 1 - c)
+    on, dot, step = enc.graph.on_array.tolist(), links.dot.tolist(), dr * w + dc
+    ray: list[tuple[int, ...] | None] = [()] * (w * h)
+    for x in np.argsort(steps, kind="stable")[np.count_nonzero(steps == 0):].tolist():
+        y = x + step  # the next cell inwards
+        ray[x] = (dot[y],) + ray[y] if on[y] and ray[y] is not None else None
+    return ray, steps
 
 
 def board_key(puzzle: Puzzle, spec: Spec, rules: Rules, solver: str) -> tuple:
@@ -313,7 +363,7 @@ class Formula:
     enc: Encoder
     links: BoardEdges
     cells: BoardCodes
-    clauses: list[list[int]]  # (read, never changed)
+    clauses: Clauses  # (read, never changed)
     unique: int  # the uniqueness switch (0: none)
     lazy_touch: bool
     size: Size
@@ -358,18 +408,19 @@ class Compiled:
 def compile_board(key: tuple, board: Board, spec: Spec, rules: Rules, nbits: int) -> Formula:
     """The board's formula (see the module docstring)."""
     enc = Encoder(blank(board), "pairwise", rules)
+    enc.clauses = Clauses()
     lazy_touch = spec.touch == "lazy" and not rules.self_touch and corners_written(enc)
     cells = BoardCodes(enc, nbits)
     links = BoardEdges(enc, cells, rules, lazy_touch)
     switch = 0
     if spec.degree == "turns" and board.size > TURNS_OVER and corners_hold(board, rules):
-        enc.clauses += turn_rows(enc, links)
+        turn_rows(enc, links)
     if spec.unique and not rules.self_touch:
         switch = enc.new_var("uniqueness rule on", True)
         if corners_written(enc):
-            enc.clauses += corner_rows(enc, links, switch)
-    size = Size(enc.top, len(enc.clauses), sum(map(len, enc.clauses)))
+            corner_rows(enc, links, switch)
     clauses, enc.clauses = enc.clauses, []
+    size = Size(enc.top, len(clauses), clauses.literals)
     return Formula(key, enc, links, cells, clauses, switch, lazy_touch, size)
 
 
