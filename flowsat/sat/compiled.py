@@ -37,10 +37,10 @@ from __future__ import annotations
 import copy
 import time
 from collections import Counter, OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from itertools import pairwise
+from itertools import chain, pairwise
 from operator import mul
 
 import numpy as np
@@ -157,21 +157,33 @@ def key_bits(puzzle: Puzzle) -> int:
     return code_bits(max(len(puzzle.colors), usual))
 
 
-class Clauses(list):
-    """A compiled formula's clauses, made from matrices of literals as tuples (PySAT takes
-    any sequence: a tuple is made and freed with one allocation, a list with two, and the
-    cycle collector stops following a tuple of numbers after it first meets it), their
-    literals counted as they come (also those added as to a list: `Binary.differ`'s)."""
+Block = tuple[list[int], ...] | list[Sequence[int]]  # a clause each k: k-th of each column
 
-    literals = 0
 
-    def __iadd__(self, clauses: Sequence[Sequence[int]]) -> Clauses:
+class Clauses:
+    """A compiled formula's clauses, kept in blocks: the columns of a matrix of literals as
+    lists (a clause is the k-th entries of each), or clauses made one by one; their literals
+    counted as they come. Read, a block's clauses are made as they go (`zip`: one tuple,
+    reused while the reader keeps none, as PySAT's loader keeps none): the formula holds no
+    object a clause, for the allocator to make and free and the cycle collector to go over."""
+
+    def __init__(self):
+        self.blocks: list[Block] = []
+        self.count = self.literals = 0
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __iter__(self) -> Iterator[Sequence[int]]:
+        return chain.from_iterable(zip(*block, strict=True) if isinstance(block, tuple)
+                                   else block for block in self.blocks)
+
+    def __iadd__(self, clauses: list[Sequence[int]]) -> Clauses:
         self.more(clauses)
         return self
 
     def append(self, clause: Sequence[int]) -> None:
-        self.literals += len(clause)
-        super().append(clause)
+        self.more([clause])
 
     def rows(self, rows: np.ndarray) -> None:
         """A clause a row of the matrix."""
@@ -180,15 +192,19 @@ class Clauses(list):
         else:
             self.more([()] * len(rows))
 
-    def columns(self, *columns: np.ndarray) -> None:
-        """A clause for each k: the k-th entries of the columns."""
-        self.literals += len(columns[0]) * len(columns)
-        self.extend(zip(*(column.tolist() for column in columns), strict=True))
+    def columns(self, *columns: np.ndarray | list[int]) -> None:
+        """A clause for each k: the k-th entries of the columns (of one length)."""
+        if len(columns[0]):
+            self.blocks.append(tuple(c if isinstance(c, list) else c.tolist() for c in columns))
+            self.count += len(columns[0])
+            self.literals += len(columns[0]) * len(columns)
 
-    def more(self, clauses: Sequence[Sequence[int]]) -> None:
-        """Clauses made one by one."""
-        self.literals += sum(map(len, clauses))
-        self.extend(clauses)
+    def more(self, clauses: list[Sequence[int]]) -> None:
+        """Clauses made one by one (the list is kept, not copied)."""
+        if clauses:
+            self.blocks.append(clauses)
+            self.count += len(clauses)
+            self.literals += sum(map(len, clauses))
 
 
 def blank(board: Board) -> Puzzle:
@@ -434,8 +450,7 @@ def loaded(formula: Formula, solver: str, start: float) -> Compiled:
     cells.enc, cells.equals, cells.joined = enc, {}, []
     links = copy.copy(formula.links)
     links.enc = enc
-    sat = Oracle(solver, formula.clauses)
-    sat.clauses = []  # in the solver now
+    sat = Oracle(solver, formula.clauses, keep=False)
     return Compiled(formula.key, enc, links, cells, sat, formula.unique, formula.lazy_touch,
                     formula.size.clauses, formula.size, time.perf_counter() - start,
                     formula.tables)

@@ -20,9 +20,9 @@ import os
 import threading
 import time
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from contextlib import contextmanager
-from itertools import repeat
+from itertools import islice, repeat
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -152,16 +152,17 @@ DIRECT_ADD = {"glucose4": ("glucose41_add_cl", "glucose"),
 LOAD_BATCH = 20_000
 
 
-def load(solver: Solver, name: str, clauses: Sequence[list[int]]) -> None:
+def load(solver: Solver, name: str, clauses: Collection[Sequence[int]]) -> None:
     """Hand the clauses to a PySAT solver, the fastest way it offers (in batches, between
     which Python code runs: a deadline's signal is not held up by a whole large formula)."""
     direct = DIRECT_ADD.get(name)
     if direct:
         add, handle = getattr(pysolvers, direct[0]), getattr(solver.solver, direct[1])
-    for at in range(0, len(clauses), LOAD_BATCH):
-        batch = clauses[at:at + LOAD_BATCH]
-        deque(map(add, repeat(handle, len(batch)), batch) if direct
-              else map(solver.add_clause, batch), maxlen=0)
+    read = iter(clauses)
+    for _ in range(0, len(clauses), LOAD_BATCH):
+        batch = islice(read, LOAD_BATCH)
+        deque(map(add, repeat(handle), batch) if direct else map(solver.add_clause, batch),
+              maxlen=0)
 
 
 def release(solver: Solver) -> None:
@@ -174,20 +175,26 @@ def release(solver: Solver) -> None:
 class Oracle:
     """One solver instance for a formula that grows by added clauses (cycle cuts)."""
 
-    def __init__(self, name: str, clauses: list[list[int]]):
+    def __init__(self, name: str, clauses: Collection[Sequence[int]], keep: bool = True):
+        """`keep`: False to load the clauses and not keep them (a solver that is never
+        rebuilt: an incremental one)."""
         self.name = solver_name(name)
-        self.clauses = list(clauses)  # the formula as opened; later clauses come by add()
+        if not keep and self.name in NOT_INCREMENTAL:
+            raise ValueError(f"solver {self.name} is rebuilt for each call: it keeps its clauses")
+        # the formula as opened; later clauses come by add()
+        self.clauses: Collection[Sequence[int]] = list(clauses) if keep else []
         self.added: list[list[int]] = []
         self.rebuilds = 0
-        self.solver = self._new()
+        self.solver = self._new(() if keep else clauses)
 
-    def _new(self, units: list[list[int]] = ()) -> Solver:
+    def _new(self, more: Collection[Sequence[int]] = ()) -> Solver:
+        """A new solver with the clauses kept, those added, and more."""
         try:
             solver = Solver(name=self.name)
         except NoSuchSolverError:
             raise UsageError(f"solver {self.name} is not available in this PySAT build") from None
         try:
-            for clauses in (self.clauses, self.added, units):
+            for clauses in (self.clauses, self.added, more):
                 load(solver, self.name, clauses)
         except BaseException:  # a timeout while loading: free it now, not in a collection
             release(solver)
