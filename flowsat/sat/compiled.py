@@ -37,7 +37,7 @@ from __future__ import annotations
 import copy
 import time
 from collections import Counter, OrderedDict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import chain, pairwise
@@ -177,6 +177,15 @@ class Clauses:
     def __iter__(self) -> Iterator[Sequence[int]]:
         return chain.from_iterable(zip(*block, strict=True) if isinstance(block, tuple)
                                    else block for block in self.blocks)
+
+    def batches(self, size: int) -> Iterator[Iterable[Sequence[int]]]:
+        """The clauses in batches of at most `size`: a block each, or a part of one."""
+        for block in self.blocks:
+            columns = block if isinstance(block, tuple) else (block,)
+            count = len(columns[0])
+            for at in range(0, count, size):
+                part = columns if count <= size else tuple(c[at:at + size] for c in columns)
+                yield zip(*part, strict=True) if isinstance(block, tuple) else part[0]
 
     def __iadd__(self, clauses: list[Sequence[int]]) -> Clauses:
         self.more(clauses)

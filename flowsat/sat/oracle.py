@@ -20,11 +20,11 @@ import os
 import threading
 import time
 from collections import deque
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from itertools import islice, repeat
+from itertools import repeat
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import pysolvers
 from pysat.solvers import NoSuchSolverError, Solver, SolverNames
@@ -152,15 +152,22 @@ DIRECT_ADD = {"glucose4": ("glucose41_add_cl", "glucose"),
 LOAD_BATCH = 20_000
 
 
-def load(solver: Solver, name: str, clauses: Collection[Sequence[int]]) -> None:
+class Batched(Protocol):
+    """Clauses that come in batches of their own (`compiled.Clauses`)."""
+
+    def __len__(self) -> int: ...
+
+    def batches(self, size: int) -> Iterator[Iterable[Sequence[int]]]: ...
+
+
+def load(solver: Solver, name: str, clauses: Sequence[Sequence[int]] | Batched) -> None:
     """Hand the clauses to a PySAT solver, the fastest way it offers (in batches, between
     which Python code runs: a deadline's signal is not held up by a whole large formula)."""
     direct = DIRECT_ADD.get(name)
     if direct:
         add, handle = getattr(pysolvers, direct[0]), getattr(solver.solver, direct[1])
-    read = iter(clauses)
-    for _ in range(0, len(clauses), LOAD_BATCH):
-        batch = islice(read, LOAD_BATCH)
+    for batch in (clauses.batches(LOAD_BATCH) if hasattr(clauses, "batches") else
+                  (clauses[at:at + LOAD_BATCH] for at in range(0, len(clauses), LOAD_BATCH))):
         deque(map(add, repeat(handle), batch) if direct else map(solver.add_clause, batch),
               maxlen=0)
 
@@ -175,19 +182,19 @@ def release(solver: Solver) -> None:
 class Oracle:
     """One solver instance for a formula that grows by added clauses (cycle cuts)."""
 
-    def __init__(self, name: str, clauses: Collection[Sequence[int]], keep: bool = True):
+    def __init__(self, name: str, clauses: Sequence[Sequence[int]] | Batched, keep: bool = True):
         """`keep`: False to load the clauses and not keep them (a solver that is never
         rebuilt: an incremental one)."""
         self.name = solver_name(name)
         if not keep and self.name in NOT_INCREMENTAL:
             raise ValueError(f"solver {self.name} is rebuilt for each call: it keeps its clauses")
         # the formula as opened; later clauses come by add()
-        self.clauses: Collection[Sequence[int]] = list(clauses) if keep else []
+        self.clauses: list[Sequence[int]] = list(clauses) if keep else []
         self.added: list[list[int]] = []
         self.rebuilds = 0
         self.solver = self._new(() if keep else clauses)
 
-    def _new(self, more: Collection[Sequence[int]] = ()) -> Solver:
+    def _new(self, more: Sequence[Sequence[int]] | Batched = ()) -> Solver:
         """A new solver with the clauses kept, those added, and more."""
         try:
             solver = Solver(name=self.name)
