@@ -21,7 +21,7 @@ from flowsat.puzzle.model import EMPTY, Puzzle
 from flowsat.puzzle.rules import Rules
 from flowsat.sat import compiled
 from flowsat.sat.compiled import compile_board
-from flowsat.sat.oracle import release
+from flowsat.sat.oracle import Oracle, release
 from flowsat.sat.search import forget_boards
 from flowsat.sat.spec import load_spec
 from flowsat.solve import solve
@@ -551,3 +551,61 @@ def test_the_turn_rows_are_stated_on_boards_over_turns_over_cells(monkeypatch):
     plain = clauses(below), clauses(over)
     monkeypatch.setattr(compiled, "TURNS_OVER", 0)
     assert clauses(below) > plain[0] and clauses(over) == plain[1]
+
+
+def turn_rows_by_walking(board: Board, formula: compiled.Formula) -> list[tuple[int, ...]]:
+    """The turn rows by their definition, walked cell by cell: for each turn (in CORNERS,
+    nearest the border first), its two literals negated and the dot of every cell on its
+    inside diagonal up to the border, unless a hole lies on the way."""
+    rows = []
+    for glyph in compiled.CORNERS:
+        (dr, dc), found = compiled.DIAGONALS[glyph], []
+        nodes, lits = formula.links.corners(glyph)
+        for x, (a, b) in zip(nodes.tolist(), lits.tolist(), strict=True):
+            r, c, dots = *divmod(x, board.width), []
+            while 0 <= r + dr < board.height and 0 <= c + dc < board.width:
+                r, c = r + dr, c + dc
+                dots.append(r * board.width + c)
+            if all(board.on_board[i] for i in dots):
+                found.append((len(dots), (-a, -b, *formula.links.dot[dots].tolist())))
+        rows += [row for _, row in sorted(found, key=lambda f: f[0])]
+    return rows
+
+
+@pytest.mark.parametrize("board", [Board(13, 12), Board(14, 13, holes=frozenset({30, 31, 95}))],
+                         ids=str)
+def test_the_turn_rows_are_each_turns_diagonal_of_dots(board):
+    spec, rules = load_spec("edges-turns"), Rules()
+    key = compiled.board_key(compiled.blank(board), spec, rules, "glucose4")
+    formula = compile_board(key, board, spec, rules, key[-1])
+    expected = turn_rows_by_walking(board, formula)
+    clauses = [tuple(c) for c in formula.clauses]
+    first = clauses.index(expected[0])
+    assert clauses[first:first + len(expected)] == expected
+
+
+@pytest.mark.parametrize("rules", RULES[:3], ids=str)
+def test_a_formula_reads_the_same_in_batches_of_any_size(rules):
+    """A compiled formula's clauses (`Clauses`, kept as blocks of columns) read whole or a
+    batch at a time are the same, counted right; loaded, a batch at a time, they make the
+    same solver."""
+    board, spec = Board(13, 12), load_spec("edges-turns")
+    key = compiled.board_key(compiled.blank(board), spec, rules, "glucose4")
+    formula = compile_board(key, board, spec, rules, key[-1])
+    whole = [list(c) for c in formula.clauses]
+    assert len(whole) == len(formula.clauses) == formula.size.clauses
+    assert sum(map(len, whole)) == formula.size.literals
+    for size in (1, 7, 1000, 10**6):
+        batches = [list(map(list, batch)) for batch in formula.clauses.batches(size)]
+        assert max(map(len, batches)) <= size
+        assert [c for batch in batches for c in batch] == whole
+    with Oracle("glucose4", formula.clauses, keep=False) as kept, \
+            Oracle("glucose4", whole) as listed:
+        assert kept.clauses == [] and listed.clauses == whole
+        assert kept.solver.nof_clauses() == listed.solver.nof_clauses() > 0
+        assert kept.solve() is listed.solve() is True
+
+
+def test_a_solver_that_is_rebuilt_keeps_its_clauses():
+    with pytest.raises(ValueError, match="keeps its clauses"):
+        Oracle("kissat404", [[1, 2]], keep=False)
