@@ -102,7 +102,8 @@ TURNS_OVER = 144
 # Instructions (callgrind, glucose4) a puzzle costs, for `cost`: each propagation of the
 # solver (its calls on the 2016 set: 24 M for 41,000), each variable of a model read (see
 # FRESH_VARIABLES), each literal of the per-puzzle formula encoded and loaded (a 14x14 board
-# of the 2016 set: 16.5 M for 7,427, compiling it 45.7 M); docs/performance.md
+# of the 2016 set: 16.5 M for 7,427, compiling it 45.7 M, some 37 M since the formula is kept
+# as columns: `Clauses`); docs/performance.md
 PER_PROPAGATION = 600
 PER_MODEL_VARIABLE = 160
 PER_LITERAL = 2_200
@@ -159,6 +160,13 @@ def key_bits(puzzle: Puzzle) -> int:
 
 Block = tuple[list[int], ...] | list[Sequence[int]]  # a clause each k: k-th of each column
 
+
+# Blocks of columns, not a list a clause (each row of a matrix an array, then a list; their
+# lengths summed): instructions (callgrind) to build the formulas of blank 10x10, 15x15 and
+# 20x20 boards -55 %, to build and load them -21 % (the load, one C call a clause, is most of
+# it now: some 3,000 instructions a clause); `flowsat solve --jobs 1` against main f8d8489:
+# /work/packs/mid.txt -4.9 %, the 2016 set -1.9 %, /tmp/p500.txt -0.3 %,
+# /work/packs/k1000.txt -0.2 %, the solver's counts unchanged (the same clauses, in order)
 
 class Clauses:
     """A compiled formula's clauses, kept in blocks: the columns of a matrix of literals as
