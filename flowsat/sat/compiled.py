@@ -167,7 +167,6 @@ Block = tuple[list[int], ...] | list[Sequence[int]]  # a clause each k: k-th of 
 # it now: some 3,000 instructions a clause); `flowsat solve --jobs 1` against main f8d8489:
 # /work/packs/mid.txt -4.9 %, the 2016 set -1.9 %, /tmp/p500.txt -0.3 %,
 # /work/packs/k1000.txt -0.2 %, the solver's counts unchanged (the same clauses, in order)
-
 class Clauses:
     """A compiled formula's clauses, kept in blocks: the columns of a matrix of literals as
     lists (a clause is the k-th entries of each), or clauses made one by one; their literals
@@ -242,7 +241,7 @@ class BoardCodes(Binary):
 
     def same(self, pairs: Arrays, key: tuple | None = None) -> None:
         """`Binary.same` on a board without dots: [-lit, -a, b] for every pair and bit, then
-        [-lit, a, -b], made as tuples."""
+        [-lit, a, -b], as three columns."""
         i, j, lit = pairs
         a, b = self.bits[i].ravel(), self.bits[j].ravel()
         lits = np.repeat(-lit, self.nbits)
