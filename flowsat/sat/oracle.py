@@ -157,7 +157,7 @@ LOAD_BATCH = 20_000
 # as some 100 assumptions, `sat.compiled`) are made of. Instructions against without
 # (callgrind, `flowsat solve --jobs 1 --format json`): /work/packs/k1000.txt -0.7 %,
 # 500 levels of 5x5 to 9x9 -0.8 %, /work/packs/mid.txt -0.3 %, the 2016 set +0.1 %
-INCREMENTAL = frozenset({"glucose3", "glucose4", "glucose42"})
+INCR_MODE = frozenset({"glucose3", "glucose4", "glucose42"})
 
 
 class Batched(Protocol):
@@ -184,7 +184,7 @@ def load(solver: Solver, name: str, clauses: Sequence[Sequence[int]] | Batched) 
 
 def opened_as(name: str) -> dict[str, bool]:
     """PySAT's options for a new solver of that name."""
-    return {"incr": True} if name in INCREMENTAL else {}
+    return {"incr": True} if name in INCR_MODE else {}
 
 
 def release(solver: Solver) -> None:
