@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
 from itertools import chain, pairwise
+from operator import contains
 
 import numpy as np
 
@@ -146,7 +147,8 @@ def right_by_cells(puzzle: Puzzle, paths: Paths, rules: Rules) -> bool:
             return False
         on = sum(map(bit.__getitem__, numbers))  # as many bits as cells: no cell twice
         if (bit[numbers[0]] | bit[numbers[-1]] != end or on.bit_count() != len(numbers)
-                or on & taken != end or not g.steps.issuperset(pairwise(numbers))):
+                or on & taken != end or not all(map(contains, map(g.near.__getitem__, numbers),
+                                                        numbers[1:]))):
             return False
         taken |= on
         steps += len(numbers) - 1
@@ -160,9 +162,10 @@ def cell_numbers(g: Grid, path: Sequence[Cell]) -> list[int] | None:
     """The path's cells by number (None: a cell that is none of the board's): the board's own
     cell tuples (`Board.cell_list`, what the SAT backend's paths are made of) known by their
     identity, any other read as a (row, column) pair of ints."""
-    numbers = list(map(g.by_id.get, map(id, path)))
-    if None not in numbers:
-        return numbers
+    try:
+        return list(map(g.by_id.__getitem__, map(id, path)))
+    except KeyError:  # a cell that is not one of the board's own
+        pass
     if set(map(type, chain.from_iterable(path))) - {int}:
         return None
     try:
@@ -175,22 +178,24 @@ def cell_numbers(g: Grid, path: Sequence[Cell]) -> list[int] | None:
 class Grid:
     """What `right_by_cells` reads of a board: its cell tuples (kept: they are known by their
     identity while they live) and each one's number, by identity and by value, each cell's
-    bit, the steps over open links (both ways), the holes' bits and every cell's, and the
-    links by the difference of their cells' numbers, each difference with the bits of the
-    links' first cells."""
+    bit and the cells it has an open link to, the holes' bits and every cell's, and the links
+    by the difference of their cells' numbers, each difference with the bits of the links'
+    first cells."""
 
-    __slots__ = ("apart", "bit", "by_id", "cells", "full", "holes", "numbers", "steps")
+    __slots__ = ("apart", "bit", "by_id", "cells", "full", "holes", "near", "numbers")
 
     def __init__(self, board: Board):
         self.cells = list(board.cell_list)
         self.by_id = {id(cell): i for i, cell in enumerate(self.cells)}
         self.numbers = {cell: i for i, cell in enumerate(self.cells)}
         self.bit = [1 << i for i in range(board.size)]
-        pairs = {(min(a, b), max(a, b)) for a, b in board.link_list}
-        self.steps = frozenset(pairs) | frozenset((b, a) for a, b in pairs)
+        near: list[set[int]] = [set() for _ in range(board.size)]
         firsts: dict[int, int] = {}
-        for a, b in pairs:
+        for a, b in {(min(a, b), max(a, b)) for a, b in board.link_list}:
+            near[a].add(b)
+            near[b].add(a)
             firsts[b - a] = firsts.get(b - a, 0) | 1 << a
+        self.near = list(map(frozenset, near))
         self.apart = sorted(firsts.items())
         self.holes = sum(1 << i for i in board.holes)
         self.full = (1 << board.size) - 1

@@ -23,8 +23,11 @@ def run(puzzle: Puzzle, backend: Backend, options: Any, rules: Rules = DEFAULT_R
     start = time.perf_counter()
     refuse_kind(backend, puzzle.kind)
     try:
-        with deadline(limits.timeout):
+        if limits.timeout is None:  # (no deadline to keep: no timer)
             result = backend.solve(puzzle, options, rules, limits, observe)
+        else:
+            with deadline(limits.timeout):
+                result = backend.solve(puzzle, options, rules, limits, observe)
     except Timeout:
         result = Result("timeout", config=described(options))
     except BackendError as err:

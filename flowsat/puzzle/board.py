@@ -72,6 +72,15 @@ class Board:
     walls: frozenset[tuple[int, int]] = frozenset()
     bridges: frozenset[int] = frozenset()
 
+    def __hash__(self) -> int:  # a board keys the caches of what it derives: hashed often
+        return self.hashed
+
+    @cached_property
+    def hashed(self) -> int:
+        """The board's hash, made once (of no text: the same in every process)."""
+        return hash((self.width, self.height, self.shape == "hex", self.wrap, self.holes,
+                     self.walls, self.bridges))
+
     @classmethod
     def square(cls, width: int, height: int) -> Board:
         """The plain board of that size: one instance per size, so that what it derives
