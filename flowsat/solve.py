@@ -43,7 +43,8 @@ def run(puzzle: Puzzle, backend: Backend, options: Any, rules: Rules = DEFAULT_R
             if not backend.outside:
                 raise
             result = Result("wrong", stats=result.stats, error=str(err), config=result.config)
-    result.stats.setdefault("total_s", round(time.perf_counter() - start, 6))
+    if "total_s" not in result.stats:  # (a search's own: its result's)
+        result.stats["total_s"] = round(time.perf_counter() - start, 6)
     return result
 
 

@@ -296,13 +296,18 @@ def shown(puzzle: Puzzle, result: Result, backend: str, fmt: SolveFormat, color:
 
 def echo(text: Shown) -> None:
     """Print what an answer shows, one line a part, in one `typer.echo` when at most one
-    color switch matters (the parts without an ANSI code print the same under any)."""
+    color switch matters (the parts without an ANSI code print the same under any); ASCII
+    text without a code straight to stdout (as `typer.echo` prints it: nothing to strip, no
+    character its stream could take otherwise), as the JSON lines are."""
     switches = {color for line, color in text if "\x1b" in line}
+    joined = "\n".join(line for line, _ in text)
     if len(switches) > 1:
         for line, color in text:
             typer.echo(line, color=color)
+    elif switches or not joined.isascii():
+        typer.echo(joined, color=next(iter(switches), None))
     else:
-        typer.echo("\n".join(line for line, _ in text), color=next(iter(switches), None))
+        sys.stdout.write(joined + "\n")
     sys.stdout.flush()
 
 
