@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from contextlib import nullcontext
 from typing import Any
 
 from flowsat.backend import NO_LIMITS, Backend, Limits, Observer, chosen, described, refuse_kind
@@ -23,11 +24,8 @@ def run(puzzle: Puzzle, backend: Backend, options: Any, rules: Rules = DEFAULT_R
     start = time.perf_counter()
     refuse_kind(backend, puzzle.kind)
     try:
-        if limits.timeout is None:  # (no deadline to keep: no timer)
+        with deadline(limits.timeout) if limits.timeout is not None else nullcontext():
             result = backend.solve(puzzle, options, rules, limits, observe)
-        else:
-            with deadline(limits.timeout):
-                result = backend.solve(puzzle, options, rules, limits, observe)
     except Timeout:
         result = Result("timeout", config=described(options))
     except BackendError as err:

@@ -148,7 +148,6 @@ class Board:
         no value of it)."""
         return cell_tuples(self.width, self.size)
 
-
     @cached_property
     def on_board(self) -> tuple[bool, ...]:
         if not self.holes:
