@@ -12,10 +12,10 @@ consecutive on it (a bridge's two passes are two cells here, each owning the lin
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
-from itertools import chain, islice, pairwise
-from operator import eq, itemgetter
+from itertools import chain, pairwise
+from operator import contains
 
 import numpy as np
 
@@ -29,7 +29,6 @@ Node = int | tuple[int, int]  # a cell's number, or (bridge cell, its pass)
 # work: cell by cell 0.19 against 0.41 ms a puzzle of the 2016 set, 0.9 against 2.0 ms at
 # 40x20, 3.5 against 2.1 ms at 50x50)
 ARRAYS_FROM = 2_000
-TAKEN = 1 << 30  # `right_by_cells`: a hole's owner, no path's number
 
 
 class InvalidSolution(AssertionError):
@@ -127,61 +126,79 @@ def right_by_arrays(puzzle: Puzzle, paths: Paths, rules: Rules) -> bool:
 
 
 def right_by_cells(puzzle: Puzzle, paths: Paths, rules: Rules) -> bool:
-    """Whether the solution keeps every rule (a board without bridges), checked with few
-    Python steps a cell: the paths are the colors, each a list of (row, column) tuples of ints
-    on the grid, running from one of its dots to the other over open links; each cell between
-    its ends is one no path had before (no dot, no hole, no cell twice); every cell is covered
-    (fill-all: as many cells on paths as on the board); no self-touch: the links with both
-    cells on one path are that path's steps, no more (a cell's owner: its path's number, a
-    number of its own while empty)."""
-    if set(paths) != set(puzzle.dots) or set(map(type, chain.from_iterable(
-            chain.from_iterable(paths.values())))) - {int}:
+    """Whether the solution keeps every rule (a board without bridges), checked a path at a
+    time with few Python steps, the cells taken so far as the bits of a number: the paths are
+    the colors, each a list of (row, column) tuples of ints on the grid (`cell_numbers`),
+    running from one of its dots to the other over open links; its cells are distinct, and
+    those between its ends are cells nothing took before (no dot, no hole, no other path);
+    every cell is taken (fill-all); no self-touch: the links with both cells on one path
+    (`Grid.apart`) are its steps, no more."""
+    dots = puzzle.dots
+    if set(paths) != set(dots):
         return False
-    g = grid(puzzle.board)
-    owner = g.empty.copy()
-    ends = [{g.numbers[a], g.numbers[b]} for a, b in puzzle.dots.values()]
-    for k, (a, b) in enumerate(ends):
-        owner[a] = owner[b] = k
-    steps = 0
-    for k, color in enumerate(puzzle.dots):
-        try:
-            numbers = list(map(g.numbers.get, paths[color]))
-        except TypeError:  # a cell that is no tuple
+    g, width = grid(puzzle.board), puzzle.width
+    bit = g.bit
+    ends = [bit[r * width + c] | bit[s * width + t] for (r, c), (s, t) in dots.values()]
+    taken = sum(ends, g.holes)  # (the dots: distinct cells, no holes)
+    steps = inside = 0
+    for color, end in zip(dots, ends, strict=True):
+        numbers = cell_numbers(g, paths[color])
+        if numbers is None or len(numbers) < 2:
             return False
-        if len(numbers) < 2 or None in numbers or {numbers[0], numbers[-1]} != ends[k]:
+        on = sum(map(bit.__getitem__, numbers))  # as many bits as cells: no cell twice
+        if (bit[numbers[0]] | bit[numbers[-1]] != end or on.bit_count() != len(numbers)
+                or on & taken != end or not all(map(contains, map(g.near.__getitem__, numbers),
+                                                        numbers[1:]))):
             return False
-        for i in islice(numbers, 1, len(numbers) - 1):
-            if owner[i] >= 0:
-                return False
-            owner[i] = k
-        if not g.steps.issuperset(pairwise(numbers)):
-            return False
+        taken |= on
         steps += len(numbers) - 1
-    if rules.fill_all and steps + len(paths) != len(puzzle.board.cells):
-        return False
-    return rules.self_touch or sum(map(eq, g.firsts(owner), g.seconds(owner))) == steps
+        if not rules.self_touch:
+            for d, first in g.apart:
+                inside += (on & on >> d & first).bit_count()
+    return (taken == g.full or not rules.fill_all) and (rules.self_touch or inside == steps)
+
+
+def cell_numbers(g: Grid, path: Sequence[Cell]) -> list[int] | None:
+    """The path's cells by number (None: a cell that is none of the board's): the board's own
+    cell tuples (`Board.cell_list`, what the SAT backend's paths are made of) known by their
+    identity, any other read as a (row, column) pair of ints."""
+    try:
+        return list(map(g.by_id.__getitem__, map(id, path)))
+    except KeyError:  # a cell that is not one of the board's own
+        pass
+    if set(map(type, chain.from_iterable(path))) - {int}:
+        return None
+    try:
+        numbers = list(map(g.numbers.get, path))
+    except TypeError:  # a cell that is no tuple
+        return None
+    return None if None in numbers else numbers
 
 
 class Grid:
-    """What `right_by_cells` reads of a board: each cell's number by (row, column), the steps
-    over open links (both ways), the owners of the links' first and second cells, and each
-    cell's owner before any path (a number of its own below 0; a hole: TAKEN)."""
+    """What `right_by_cells` reads of a board: its cell tuples (kept: they are known by their
+    identity while they live) and each one's number, by identity and by value, each cell's
+    bit and the cells it has an open link to, the holes' bits and every cell's, and the links
+    by the difference of their cells' numbers, each difference with the bits of the links'
+    first cells."""
 
-    __slots__ = ("empty", "firsts", "numbers", "seconds", "steps")
+    __slots__ = ("apart", "bit", "by_id", "cells", "full", "holes", "near", "numbers")
 
     def __init__(self, board: Board):
-        self.numbers = {board.cell(i): i for i in range(board.size)}
-        links = board.link_list
-        self.steps = frozenset(links) | frozenset((b, a) for a, b in links)
-        self.firsts, self.seconds = (picker([pair[k] for pair in links]) for k in (0, 1))
-        self.empty = [TAKEN if i in board.holes else -1 - i for i in range(board.size)]
-
-
-def picker(indices: list[int]) -> Callable[[list], Sequence]:
-    """What takes the items at those indices of a list, in one call."""
-    if len(indices) > 1:
-        return itemgetter(*indices)
-    return lambda items: [items[i] for i in indices]  # itemgetter's one item comes bare
+        self.cells = list(board.cell_list)
+        self.by_id = {id(cell): i for i, cell in enumerate(self.cells)}
+        self.numbers = {cell: i for i, cell in enumerate(self.cells)}
+        self.bit = [1 << i for i in range(board.size)]
+        near: list[set[int]] = [set() for _ in range(board.size)]
+        firsts: dict[int, int] = {}
+        for a, b in {(min(a, b), max(a, b)) for a, b in board.link_list}:
+            near[a].add(b)
+            near[b].add(a)
+            firsts[b - a] = firsts.get(b - a, 0) | 1 << a
+        self.near = list(map(frozenset, near))
+        self.apart = sorted(firsts.items())
+        self.holes = sum(1 << i for i in board.holes)
+        self.full = (1 << board.size) - 1
 
 
 @lru_cache(maxsize=16)  # the boards of a set's few sizes

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
-from flowsat.puzzle.model import Paths, Puzzle, cell_arrays, solution_grid
+from flowsat.puzzle.board import Board, cell_tuples
+from flowsat.puzzle.model import Cell, Paths, Puzzle, cell_arrays, solution_grid
 from flowsat.puzzle.rules import Rules
 
 if TYPE_CHECKING:
@@ -56,6 +57,38 @@ def to_record(puzzle: Puzzle, result: Result, backend: str, rules: Rules) -> dic
         "paths": dict(result.paths) if solved else None,  # cells: JSON arrays (`record_json`)
         "stats": result.stats, "error": result.error,
     }
+
+
+def record_line(puzzle: Puzzle, result: Result, backend: str, rules: Rules) -> str:
+    """`record_json(to_record(...))`, the paths written from their cells' texts when they are
+    the board's own cell tuples (`paths_json`)."""
+    record = to_record(puzzle, result, backend, rules)
+    paths = record["paths"] and paths_json(puzzle.board, record["paths"])
+    if not paths:
+        return record_json(record)
+    record["paths"] = 0  # its key, unlike any text in a JSON string (`"` is escaped there)
+    return encoder().encode(record).replace('"paths":0,', f'"paths":{paths},', 1)
+
+
+def paths_json(board: Board, paths: Paths) -> str | None:
+    """The paths as `json.dumps` writes them, each cell's text made once a board, when every
+    cell is one of the board's own tuples (`Board.cell_list`, known by identity); else None."""
+    from json.encoder import encode_basestring_ascii as quoted  # (JSON output only)
+
+    texts = cell_texts(board.width, board.size)[1].get
+    try:
+        return "{" + ",".join(f"{quoted(color)}:[{','.join(map(texts, map(id, path)))}]"
+                              for color, path in paths.items()) + "}"
+    except TypeError:  # a cell that is not the board's (no text), a color that is no str
+        return None
+
+
+@lru_cache(maxsize=16)  # the boards of a set's few sizes
+def cell_texts(width: int, size: int) -> tuple[list[Cell], dict[int, str]]:
+    """The cell tuples of the boards of that size (`Board.cell_list`: kept alive here) and
+    each one's JSON text, by its identity."""
+    cells = cell_tuples(width, size)
+    return cells, {id(cell): f"[{cell[0]},{cell[1]}]" for cell in cells}
 
 
 def record_json(record: dict[str, Any]) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from contextlib import nullcontext
 from typing import Any
 
 from flowsat.backend import NO_LIMITS, Backend, Limits, Observer, chosen, described, refuse_kind
@@ -23,7 +24,7 @@ def run(puzzle: Puzzle, backend: Backend, options: Any, rules: Rules = DEFAULT_R
     start = time.perf_counter()
     refuse_kind(backend, puzzle.kind)
     try:
-        with deadline(limits.timeout):
+        with deadline(limits.timeout) if limits.timeout is not None else nullcontext():
             result = backend.solve(puzzle, options, rules, limits, observe)
     except Timeout:
         result = Result("timeout", config=described(options))
@@ -40,7 +41,8 @@ def run(puzzle: Puzzle, backend: Backend, options: Any, rules: Rules = DEFAULT_R
             if not backend.outside:
                 raise
             result = Result("wrong", stats=result.stats, error=str(err), config=result.config)
-    result.stats.setdefault("total_s", round(time.perf_counter() - start, 6))
+    if "total_s" not in result.stats:  # (a search's own: its result's)
+        result.stats["total_s"] = round(time.perf_counter() - start, 6)
     return result
 
 

@@ -121,7 +121,29 @@ def test_the_quick_check_accepts_exactly_what_the_cell_by_cell_check_accepts(
         quick = right_by_cells(puzzle, paths, rules)
         assert quick == (slow == []) or (change == "lists" and not quick), (
             puzzle.rows, puzzle.board, paths, rules, slow)
+        assert right_by_cells(puzzle, own_cells(puzzle, paths), rules) == quick
         assert problems(puzzle, paths, rules) == slow
+
+
+def own_cells(puzzle: Puzzle, paths: dict) -> dict:
+    """The paths with each cell on the grid given as the board's own tuple (`cell_list`),
+    as the SAT backend gives them: known by identity."""
+    h, w, own = puzzle.height, puzzle.width, puzzle.board.cell_list
+    return {color: [own[cell[0] * w + cell[1]] if type(cell) is tuple and 0 <= cell[0] < h
+                    and 0 <= cell[1] < w else cell for cell in path]
+            for color, path in paths.items()}
+
+
+def test_the_board_own_cells_and_any_others_are_checked_alike():
+    own = own_cells(PUZZLE, RIGHT)
+    assert own["A"][0] is PUZZLE.board.cell_list[1] and own["A"][0] is not RIGHT["A"][0]
+    mixed = {**own, "B": RIGHT["B"]}
+    assert right_by_cells(PUZZLE, own, Rules()) and right_by_cells(PUZZLE, mixed, Rules())
+    for cell in ((2, 2.0), (2, True), [2, 2], (2, 2, 0)):  # equal to (2, 2), or close: no cell
+        assert not right_by_cells(PUZZLE, {**own, "C": [own["C"][0], cell]}, Rules())
+    for paths in ({**own, "C": own["C"] * 2}, {**own, "C": own["C"][::-1]},
+                  {**own, "C": [own["C"][0], own["A"][1], own["C"][1]]}):
+        assert right_by_cells(PUZZLE, paths, Rules()) == (problems(PUZZLE, paths) == [])
 
 
 def broken(paths: dict, rng: random.Random, change: str, puzzle: Puzzle, holes: list[int]

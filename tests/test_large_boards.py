@@ -21,7 +21,7 @@ from flowsat.checker import problems, right_by_arrays
 from flowsat.generate.cover import random_level
 from flowsat.puzzle import Board, Puzzle, Rules
 from flowsat.puzzle.model import CellPath, solution_grid
-from flowsat.result import record_json
+from flowsat.result import Result, record_json, record_line, to_record
 from flowsat.sat import encoder
 from flowsat.sat.bulk import chains, links_in
 from flowsat.sat.deduce import OFF, ON, deduce, propagated
@@ -187,6 +187,32 @@ def test_a_small_record_is_written_as_json_writes_it_whatever_holds_its_cells(pa
     assert record_json(record) == expected
     assert record_json({**record, "paths": None}) == json.dumps({**record, "paths": None},
                                                                 separators=(",", ":"))
+
+
+@settings(max_examples=60, deadline=None)
+@given(width=st.integers(2, 7), height=st.integers(2, 7), seed=st.integers(0, 10**6),
+       own=st.sampled_from([0, 1, 2]),
+       file=st.sampled_from(["f.txt", 'a "paths":0, b\\', "\u00e9"]))
+def test_a_record_line_is_the_json_of_its_record_whatever_holds_its_cells(width, height, seed,
+                                                                         own, file):
+    puzzle, paths = random_level(Board(width, height), random.Random(seed))
+    puzzle = replace(puzzle, file=file)
+    for k, color in enumerate(paths):  # the board's own cell tuples, as the SAT backend
+        if own > k % 2:                # gives them: none, every other path's, all
+            paths[color] = [puzzle.board.cell_list[r * width + c] for r, c in paths[color]]
+    for result in (Result("solved", paths, {"total_s": 0.5}, None, {"encoding": "e"}),
+                   Result("unsolvable", stats={"rounds": 1})):
+        expected = json.dumps(to_record(puzzle, result, "sat", Rules()), separators=(",", ":"))
+        assert record_line(puzzle, result, "sat", Rules()) == expected
+
+
+def test_labels_json_escapes_are_written_as_json_writes_them():
+    puzzle = Puzzle(('"\\', '"\\'))
+    own = puzzle.board.cell_list
+    result = Result("solved", {'"': [own[0], own[2]], "\\": [own[1], own[3]]})
+    expected = json.dumps(to_record(puzzle, result, "sat", Rules()), separators=(",", ":"))
+    assert record_line(puzzle, result, "sat", Rules()) == expected
+    assert '"paths":{"\\"":[[0,0],[1,0]],"\\\\":[[0,1],[1,1]]}' in expected
 
 
 @settings(max_examples=40, deadline=None)

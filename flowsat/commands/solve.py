@@ -38,7 +38,7 @@ from flowsat.options import DELAY, MAX_MEMORY, MEMORY_HELP, TEXT_TIMEOUT_S, TIME
 from flowsat.parallel import Done, answers, share
 from flowsat.puzzle import MAX_CELLS, Puzzle, PuzzleError, expand_paths
 from flowsat.puzzle.rules import Rules
-from flowsat.result import Result, UsageError, error_record, record_json, to_record
+from flowsat.result import Result, UsageError, error_record, record_line
 from flowsat.sat import can_stop
 from flowsat.solve import blame, run
 
@@ -281,7 +281,7 @@ def shown(puzzle: Puzzle, result: Result, backend: str, fmt: SolveFormat, color:
     """What the answer prints in that format: each `typer.echo`'s text and color switch
     (made where the puzzle was solved: a worker process sends it whole)."""
     if fmt is SolveFormat.json:
-        return [(record_json(to_record(puzzle, result, backend, rules)), None)]
+        return [(record_line(puzzle, result, backend, rules), None)]
     if fmt is SolveFormat.rows:
         from flowsat.program.answer import answer_rows
 
@@ -296,13 +296,18 @@ def shown(puzzle: Puzzle, result: Result, backend: str, fmt: SolveFormat, color:
 
 def echo(text: Shown) -> None:
     """Print what an answer shows, one line a part, in one `typer.echo` when at most one
-    color switch matters (the parts without an ANSI code print the same under any)."""
+    color switch matters (the parts without an ANSI code print the same under any); ASCII
+    text without a code straight to stdout (as `typer.echo` prints it: nothing to strip, no
+    character its stream could take otherwise), as the JSON lines are."""
     switches = {color for line, color in text if "\x1b" in line}
+    joined = "\n".join(line for line, _ in text)
     if len(switches) > 1:
         for line, color in text:
             typer.echo(line, color=color)
+    elif switches or not joined.isascii():
+        typer.echo(joined, color=next(iter(switches), None))
     else:
-        typer.echo("\n".join(line for line, _ in text), color=next(iter(switches), None))
+        sys.stdout.write(joined + "\n")
     sys.stdout.flush()
 
 

@@ -41,7 +41,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from itertools import pairwise
+from itertools import pairwise, repeat
 
 import numpy as np
 
@@ -71,6 +71,15 @@ class Board:
     holes: frozenset[int] = frozenset()
     walls: frozenset[tuple[int, int]] = frozenset()
     bridges: frozenset[int] = frozenset()
+
+    def __hash__(self) -> int:  # a board keys the caches of what it derives: hashed often
+        return self.hashed
+
+    @cached_property
+    def hashed(self) -> int:
+        """The board's hash, made once (of no text: the same in every process)."""
+        return hash((self.width, self.height, self.shape == "hex", self.wrap, self.holes,
+                     self.walls, self.bridges))
 
     @classmethod
     def square(cls, width: int, height: int) -> Board:
@@ -131,6 +140,13 @@ class Board:
 
     def cell(self, i: int) -> Cell:
         return divmod(i, self.width)
+
+    @cached_property
+    def cell_list(self) -> list[Cell]:
+        """Each cell number's (row, column), one tuple a cell for every board of this size: a
+        path of these very tuples is known by identity (the checker and the JSON writer read
+        no value of it)."""
+        return cell_tuples(self.width, self.size)
 
     @cached_property
     def on_board(self) -> tuple[bool, ...]:
@@ -347,6 +363,12 @@ class Board:
             return c + 0.5, r + 0.5
         radius = 3 ** -0.5  # flat-topped hexagons one cell high: columns 1.5 radii apart
         return radius * (1 + 1.5 * c), r + 0.5 + 0.5 * (c % 2 == 0)
+
+
+@lru_cache(maxsize=16)  # the boards of a set's few sizes
+def cell_tuples(width: int, size: int) -> list[Cell]:
+    """`Board.cell_list`."""
+    return list(map(divmod, range(size), repeat(width)))
 
 
 @lru_cache(maxsize=64)

@@ -261,9 +261,8 @@ class Graph:  # arrays' eq and repr are worth less than their making (2 M instru
 
     @cached_property
     def cells(self) -> list[tuple[int, int]]:
-        """The cell (row, column) of each node."""
-        rows, cols = np.divmod(np.array(self.home, dtype=np.int64), self.board.width)
-        return list(zip(rows.tolist(), cols.tolist(), strict=True))
+        """The cell (row, column) of each node: the board's own tuples (`Board.cell_list`)."""
+        return list(map(self.board.cell_list.__getitem__, self.home))
 
     # the lists, made on first use from the board's (a board without bridges): a million
     # cells' arrays are ready at once, their lists in seconds

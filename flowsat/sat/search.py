@@ -237,7 +237,9 @@ class Search:
         if self.limit > 1:
             stats.update(solutions=len(found), exhausted=answer is False)
         stats["total_s"] = time.perf_counter() - self.start
-        stats = {k: round(v, 6) if isinstance(v, float) else v for k, v in stats.items()}
+        for k, v in stats.items():  # (rounded in place: the search's own, made afresh)
+            if type(v) is float:
+                stats[k] = round(v, 6)
         stopped = "limit" if out_of_budget else "timeout"
         if answer is None and self.limit > 1:
             stats["stopped"] = stopped
