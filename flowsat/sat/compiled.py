@@ -676,11 +676,12 @@ class Tables:
 # against the node order with the codes last (`flowsat solve --format json`): 20x20 levels
 # -19 % (/work/packs/mid.txt), -5 % and -9 % (40 generated levels, twice); 15x15 -3 %, -10 %;
 # 14x14 +2 %, -8 % (the 2016 set); 12x12 +7 %, +3 %; 10x10 +12 %; /tmp/p500.txt +2 % (0.75
-# conflicts a level; +0.8 % instructions). Over 200 nodes, instructions (callgrind, `flowsat
-# solve --jobs 1 --format json`, against main a207d24 in the same run): mid -0.55 %, the 2016
-# set, /tmp/p500.txt and /work/packs/k1000.txt unchanged (0.0 %, 0.0 %, +0.05 %: the same
-# solver counts). The codes first instead: propagations mid -4.9 %, generated -11.2 % and
-# +5.4 %; the reverse of the node order: mid -12.4 % (chance on its 20x20), generated +2.7 %
+# conflicts a level; +0.8 % instructions). Over 200 nodes: mid's propagations -5.6 %,
+# conflicts -5.5 %; instructions (callgrind, `flowsat solve --jobs 1 --format json`, against
+# main a207d24 in the same run): mid -0.55 %, the 2016 set, /tmp/p500.txt and
+# /work/packs/k1000.txt unchanged (0.0 %, 0.0 %, +0.05 %: the same solver counts). The codes
+# first instead: propagations mid -4.9 %, generated -11.2 % and +5.4 %; the reverse of the
+# node order: mid -12.4 % (chance on its 20x20), generated +2.7 %
 DOTS_FIRST_OVER = 200
 MAX_APART = 8  # differences of an edge's nodes `touches` counts by; past them, one by one
 
