@@ -540,6 +540,33 @@ def test_each_solution_of_a_puzzle_satisfies_its_compiled_board(board, rules):
             release(board.sat.solver)
 
 
+@pytest.mark.parametrize("rules", RULES[:3], ids=str)
+def test_over_dots_first_over_nodes_the_dots_and_codes_come_first(rules, monkeypatch):
+    """The assumptions on a board over DOTS_FIRST_OVER nodes are those of the node order
+    (the uniqueness switch first, as `search_on` reads them): each dot, then the codes, then
+    the nodes that are no dots, each in its order; at DOTS_FIRST_OVER or under, the node
+    order, the codes last."""
+    board, spec = Board(15, 15), load_spec("edges-turns")
+    puzzle = random_level(board, random.Random(3), rules, mean_length=8)[0]
+    key = compiled.board_key(puzzle, spec, rules, "glucose4")
+    formula = compiled.FORMULAS.solver(key, puzzle.board, spec, rules, "glucose4")
+    try:
+        count = formula.tables.nodes
+        assert count > compiled.DOTS_FIRST_OVER
+        first = compiled.assumptions_of(formula, puzzle)
+        monkeypatch.setattr(compiled, "DOTS_FIRST_OVER", count)
+        in_order = compiled.assumptions_of(formula, puzzle)
+    finally:
+        release(formula.sat.solver)
+    switch = [formula.unique] if formula.unique else []
+    assert in_order[:len(switch)] == first[:len(switch)] == switch
+    nodes = in_order[len(switch):len(switch) + count]
+    codes = in_order[len(switch) + count:]
+    dots = [x for x in nodes if x > 0]
+    assert len(dots) == 2 * len(puzzle.colors) and len(codes) == len(dots) * formula.cells.nbits
+    assert first == switch + dots + codes + [x for x in nodes if x < 0]
+
+
 def test_the_turn_rows_are_stated_on_boards_over_turns_over_cells(monkeypatch):
     spec, rules = load_spec("edges-turns"), Rules()
 
