@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,13 @@ NUMBERLINK = SHARED / "puzzles" / "numberlink"
 REFERENCE = SHARED / "reference"
 
 needs_shared = pytest.mark.skipif(not ZUCKER.is_dir(), reason="../shared is not present")
+
+
+def hears_ctrl_c() -> None:
+    """`preexec_fn` of a program a test sends SIGINT: it takes Ctrl-C as a terminal's job
+    does, however the tests were started (a shell's background job ignores SIGINT, and what
+    it starts inherits that: Python then leaves SIGINT ignored)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def handmade_files() -> list[Path]:

@@ -30,7 +30,7 @@ from flowsat.puzzle.formats import MAX_BYTES
 from flowsat.puzzle.rules import Rules
 from flowsat.result import UsageError
 from flowsat.solve import solve
-from tests.conftest import PUZZLES
+from tests.conftest import PUZZLES, hears_ctrl_c
 
 FLOW5 = str(PUZZLES / "examples" / "flow_5x5.txt")
 SELF_TOUCH = str(PUZZLES / "unsolvable" / "self_touch_5x5.txt")
@@ -442,7 +442,8 @@ def test_flowsat_stopped_takes_the_solver_and_its_folder_with_it(tmp_path, sig):
     env = {**os.environ, "TMPDIR": str(temp)}
     proc = subprocess.Popen([sys.executable, "-c", "from flowsat.commands import main; main()",
                              "solve", FLOW5, "--solver", f"external:{command}"],
-                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=hears_ctrl_c)
     for _ in range(100):
         if leftovers(marker):
             break

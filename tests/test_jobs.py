@@ -20,7 +20,7 @@ from flowsat import parallel
 from flowsat.commands import app
 from flowsat.sat import compiled
 from flowsat.sat.compiled import compile_board
-from tests.conftest import PUZZLES, ROOT
+from tests.conftest import PUZZLES, ROOT, hears_ctrl_c
 
 SMALL = PUZZLES / "small"
 TIMES = re.compile(r"\d+(\.\d+)? s\b")
@@ -272,7 +272,7 @@ def test_ctrl_c_stops_the_workers_and_keeps_what_was_printed():
     folders = [str(SMALL / "15x15")] * 5
     process = subprocess.Popen([sys.executable, "-m", "flowsat", "solve", "-q", "--jobs", "2",
                                 *folders], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True, cwd=ROOT)
+                               text=True, cwd=ROOT, preexec_fn=hears_ctrl_c)
     first = process.stdout.readline()
     process.send_signal(signal.SIGINT)
     rest, err = process.communicate(timeout=60)
