@@ -25,7 +25,7 @@ import threading
 import time
 import weakref
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from types import FrameType
 
 GRACE_S = 0.2  # the timer rings this long after the deadline
@@ -78,14 +78,20 @@ def shielded() -> Iterator[None]:
         raise Timeout
 
 
-@contextmanager
-def deadline(seconds: float | None) -> Iterator[None]:
+def deadline(seconds: float | None) -> AbstractContextManager[None]:
     """Raise `Timeout` in the block once `seconds` (+ GRACE_S) have passed; an outer
-    deadline, if any, is kept and restored."""
+    deadline, if any, is kept and restored. Without seconds, or a timer to ring (no
+    `setitimer`, not the main thread), a block with nothing around it (no generator to run:
+    a puzzle of a pack without a timeout pays nothing)."""
     if (seconds is None or not hasattr(signal, "setitimer")
             or threading.current_thread() is not threading.main_thread()):
-        yield
-        return
+        return nullcontext()
+    return timer(seconds)
+
+
+@contextmanager
+def timer(seconds: float) -> Iterator[None]:
+    """`deadline` with a timer."""
     start = time.monotonic()
     outer_handler = signal.signal(signal.SIGALRM, ring)
     outer_left, _ = signal.setitimer(signal.ITIMER_REAL, 0)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from contextlib import nullcontext
 from typing import Any
 
 from flowsat.backend import NO_LIMITS, Backend, Limits, Observer, chosen, described, refuse_kind
@@ -24,7 +23,7 @@ def run(puzzle: Puzzle, backend: Backend, options: Any, rules: Rules = DEFAULT_R
     start = time.perf_counter()
     refuse_kind(backend, puzzle.kind)
     try:
-        with deadline(limits.timeout) if limits.timeout is not None else nullcontext():
+        with deadline(limits.timeout):
             result = backend.solve(puzzle, options, rules, limits, observe)
     except Timeout:
         result = Result("timeout", config=described(options))
