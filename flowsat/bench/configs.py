@@ -32,13 +32,15 @@ NAMED = re.compile(r"([\w.-]+)=(.*)", re.DOTALL)  # NAME=COMMAND in program:NAME
 @dataclass(frozen=True)
 class Config:
     """A backend with the options given; `module` lets a worker process find the backend.
-    `timing`: `warm` (timed inside a warm worker) or `process` (a whole process a puzzle)."""
+    `timing`: `warm` (timed inside a warm worker), `process` (a whole process a puzzle) or
+    `set` (a whole process a set, `flowsat solve --jobs` given `jobs` when not None)."""
 
     name: str
     backend: str
     module: str
     options: dict[str, Any] = field(default_factory=dict, hash=False)
     timing: str = "warm"
+    jobs: int | None = None
 
     @property
     def is_2016(self) -> bool:

@@ -7,7 +7,8 @@ backend and its options, the fields of the backend's options dataclass, validate
 `Backend.options` as the command line's are; `program:` rows for other people's programs),
 how each configuration is timed (`warm`: inside a warm worker; `process`: `flowsat solve` as
 a whole process per puzzle, start-up included; `set`: `flowsat solve` of a whole set in one
-process, start-up included once), the repeats, the timeout, the workers or cluster, and how
+process, start-up included once, on `jobs` worker processes when given; a solver program is
+timed `process` or `set` too), the repeats, the timeout, the workers or cluster, and how
 the report groups the puzzles. A bad plan is one UsageError line naming the plan and what is
 wrong, before anything runs.
 """
@@ -23,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from flowsat.backend import REGISTRY, chosen
+from flowsat.backend import REGISTRY, Backend, chosen
 from flowsat.bench.competition import GROUPS
 from flowsat.bench.configs import Config, recorded, solve_flags
 from flowsat.bench.plan import Place, load_puzzles
@@ -37,7 +38,7 @@ TIMINGS = ("warm", "process", "set")
 TOP = {"out", "repeat", "timeout", "workers", "cluster", "symmetries", "rules", "group_by",
        "sets", "configs"}
 SET_KEYS = {"name", "paths", "rules", "configs"}
-NOT_OPTIONS = {"name", "backend", "timing"}  # the other keys of a configuration are options
+NOT_OPTIONS = {"name", "backend", "timing", "jobs"}  # the other keys: options
 WHERE = re.compile(r"\(at line (\d+), column (\d+)\)")
 
 
@@ -201,20 +202,47 @@ def configuration(plan: str, row: dict[str, Any], timeout: float) -> Config:
             raise UsageError(f"give its backend: {', '.join(REGISTRY)} or program:COMMAND")
         options = {k: v for k, v in row.items() if k not in NOT_OPTIONS}
         owner, made = chosen(text, **options)
+        jobs = set_jobs(row.get("jobs"), timing, owner.outside)
         if owner.outside:
-            if row.get("timing", "process") != "process":
-                raise UsageError("a solver program is timed as a whole process a puzzle "
-                                 "(timing = \"process\")")
-            options = {owner.argument: made.command, "program_format": made.program_format}
-            name = row.get("name") or f"{owner.name}/{Path(made.argv[0]).name}"
-            return Config(name, owner.name, REGISTRY[owner.name], options, "process")
+            return program_row(row, owner, made)
         name, options = recorded(owner, options, timeout)
         name = row.get("name") or (name + f"/{timing}" * (timing != "warm"))
         if timing == "process":
             return whole_process(name, owner.name, options, timeout)
-        return Config(name, owner.name, REGISTRY[owner.name], options, timing)
+        return Config(name, owner.name, REGISTRY[owner.name], options, timing, jobs)
     except UsageError as err:
         raise UsageError(f"{plan}: configuration {label}: {err}") from None
+
+
+def program_row(row: dict[str, Any], owner: Backend, made: Any) -> Config:
+    """A solver program's configuration: a whole process a puzzle (`process`, the default) or
+    a set (`set`: the set as one Numberlink file, so that format only)."""
+    timing = row.get("timing", "process")
+    if timing == "warm":
+        raise UsageError("a solver program is timed as a whole process: a puzzle (timing = "
+                         "\"process\") or a set (timing = \"set\")")
+    if timing == "set" and made.program_format != "numberlink":
+        raise UsageError("a solver program timed over a set reads it as one file of the "
+                         "numberlink format, not program_format = "
+                         f"{made.program_format!r}")
+    options = {owner.argument: made.command, "program_format": made.program_format}
+    name = row.get("name") or (f"{owner.name}/{Path(made.argv[0]).name}"
+                               + "/set" * (timing == "set"))
+    return Config(name, owner.name, REGISTRY[owner.name], options, timing)
+
+
+def set_jobs(jobs: Any, timing: str, outside: bool) -> int | None:
+    """A configuration's `jobs`: `flowsat solve --jobs` of a flowsat backend timed over a set."""
+    from flowsat.options import WORKERS
+
+    if jobs is None:
+        return None
+    if timing != "set" or outside:
+        raise UsageError("jobs (flowsat solve --jobs) is for flowsat's own backends timed over "
+                         "a set (timing = \"set\")")
+    if not isinstance(jobs, int) or isinstance(jobs, bool):
+        raise UsageError(f"jobs is a number, not {jobs!r}")
+    return WORKERS.check("jobs", jobs)
 
 
 def whole_process(name: str, backend: str, options: dict[str, Any], timeout: float) -> Config:

@@ -2,9 +2,12 @@
 `flowsat solve` a whole set, Python's start-up and imports paid once.
 
 Each run is one `flowsat solve --format json` of every puzzle file of a set, under the set's
-rules, its clock and CPU (the process's and its children's) taken from outside; the answers
-are the lines it writes (each checked by flowsat solve itself). Each run also times
-`flowsat solve` of an empty folder: the start-up alone.
+rules (`--jobs` as the configuration says, else every core), its clock and CPU (the process's
+and its children's) taken from outside; the answers are the lines it writes (each checked by
+flowsat solve itself). Each run also times `flowsat solve` of an empty folder: the start-up
+alone. A solver program (`program:COMMAND`) is timed the same way over the set written as one
+Numberlink file, its answers read back and checked here under the set's rules
+(`flowsat.bench.program_set`); its start-up is the program given no puzzle (`0 0`).
 """
 
 from __future__ import annotations
@@ -15,12 +18,17 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from flowsat.bench.configs import Config
 from flowsat.bench.plan import Place, RunKey
-from flowsat.process import run_program
+from flowsat.bench.program_set import END, judge_all, set_text
+from flowsat.process import Finished, run_program
+from flowsat.program.backend import run_on
+from flowsat.program.options import program_argv
+from flowsat.puzzle import Puzzle, PuzzleError, read_puzzles
 from flowsat.puzzle.rules import Rules
 
 FILES = "*"  # a set run's `file`: every file of its set
@@ -47,7 +55,8 @@ class SetRun:
                 "config": self.config.name, "backend": self.config.backend,
                 "options": self.config.options, "timing": "set", "repeat": self.repeat,
                 "set": self.place.set, "rules": self.place.rules.record(),
-                "files": list(self.files)}
+                "files": list(self.files)} | ({"jobs": self.config.jobs}
+                                             if self.config.jobs else {})
 
 
 def set_runs(placed: dict[str, list[Place]], configs: list[Config], repeat: int
@@ -72,16 +81,17 @@ def command(run: SetRun, timeout: float, files: list[str]) -> list[str]:
     plan's timeout a puzzle."""
     from flowsat.bench.configs import solve_flags
 
+    jobs = ["--jobs", str(run.config.jobs)] if run.config.jobs else []
     return [sys.executable, "-m", "flowsat", "solve", "--backend", run.config.backend,
-            "--format", "json", "--timeout", f"{timeout:g}",
+            "--format", "json", "--timeout", f"{timeout:g}", *jobs,
             *solve_flags(run.config.backend, run.config.options),
             *rule_flags(run.place.rules), *files]
 
 
-def timed(argv: list[str], deadline: float) -> tuple[Any, float]:
+def timed(start: Callable[[], Finished]) -> tuple[Finished, float]:
     """The program's end and the CPU seconds it (and what it started) spent."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    finished = run_program(argv, timeout=deadline)
+    finished = start()
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return finished, round(cpu, 6)
@@ -91,19 +101,55 @@ def run_set(run: SetRun, timeout: float) -> dict[str, Any]:
     """The outcome of a set run: `solved` when every puzzle was answered (solved or shown
     unsolvable), else the first other status; the answers counted; time_s the whole
     process's wall clock, cpu_s its CPU; the start-up alone beside them."""
+    if run.config.backend == "program":
+        return program_set(run, timeout)
     with tempfile.TemporaryDirectory(prefix="flowsat-empty-") as empty:
-        started, started_cpu = timed(command(run, timeout, [empty]), 60.0)
+        started, started_cpu = timed(lambda: run_program(command(run, timeout, [empty]), None,
+                                                         60.0))
     start = time.perf_counter()
-    finished, cpu = timed(command(run, timeout, list(run.files)),
-                          timeout * len(run.files) + 60.0)
+    finished, cpu = timed(lambda: run_program(command(run, timeout, list(run.files)), None,
+                                              timeout * len(run.files) + 60.0))
     wall = round(time.perf_counter() - start, 6)
     answers = Counter(json.loads(line).get("status", "error")
                       for line in finished.stdout.splitlines() if line.startswith("{"))
+    return outcome(finished, wall, cpu, answers, None, started, started_cpu)
+
+
+def program_set(run: SetRun, timeout: float) -> dict[str, Any]:
+    """A solver program's set run: the set as one file, the answers checked here."""
+    puzzles, bad = set_puzzles(run.files)
+    argv = program_argv(run.config.options["command"], run.config.options["program_format"])
+    started, started_cpu = timed(lambda: run_on(END, argv, 60.0))
+    if bad or not run.place.rules.fill_all or any(not p.board.plain for p in puzzles):
+        why = bad or "a solver program gets square boards with every cell filled"
+        return outcome(started, 0.0, 0.0, Counter(), why, started, started_cpu)
+    start = time.perf_counter()
+    finished, cpu = timed(lambda: run_on(set_text(puzzles), argv,
+                                         timeout * len(puzzles) + 60.0))
+    wall = round(time.perf_counter() - start, 6)
+    answers, problem = judge_all(finished.stdout, puzzles, run.place.rules)
+    return outcome(finished, wall, cpu, answers, problem, started, started_cpu)
+
+
+def set_puzzles(files: tuple[str, ...]) -> tuple[list[Puzzle], str | None]:
+    """The puzzles of the set's files, and the first that cannot be read (`file:line:col:
+    what`), if any."""
+    items = [item for file in files for item in read_puzzles(file)]
+    bad = next((str(i) for i in items if isinstance(i, PuzzleError)), None)
+    return [i for i in items if isinstance(i, Puzzle)], bad
+
+
+def outcome(finished: Finished, wall: float, cpu: float, answers: Counter, problem: str | None,
+            started: Finished, started_cpu: float) -> dict[str, Any]:
+    """A set run's record: its status (`solved` when every answer is, `timeout`, else the
+    first other answer's status, `error` when there was none), times, answers and what
+    went wrong."""
     others = [s for s in answers if s not in FINISHED]
     status = "timeout" if finished.timed_out else others[0] if others else (
-        "solved" if answers else "error")
-    error = None if status == "solved" else (
-        f"{finished.how()}: {finished.stderr.strip()[-300:]}")
+        "solved" if answers and not problem else "error")
+    end = finished.stderr.strip()[-300:]
+    said = None if problem and not (finished.returncode or end) else f"{finished.how()}: {end}"
+    error = None if status == "solved" else "; ".join(filter(None, [problem, said]))
     return {"status": status, "time_s": wall if status == "solved" else None,
             "wall_s": wall, "cpu_s": cpu, "answers": dict(answers),
             "startup_s": started.seconds, "startup_cpu_s": started_cpu,

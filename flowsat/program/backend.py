@@ -30,11 +30,16 @@ def solve(puzzle: Puzzle, options: ProgramOptions, rules: Rules, limits: Limits)
 
 def run(puzzle: Puzzle, argv: list[str], program_format: str,
         timeout: float | None) -> Finished:
-    """The program run on the puzzle, written to a temporary file that is its standard input
-    or stands where `{file}` is in its command."""
+    """The program run on the puzzle (`run_on`)."""
+    return run_on(puzzle_text(puzzle, program_format), argv, timeout)
+
+
+def run_on(text: str, argv: list[str], timeout: float | None) -> Finished:
+    """The program run on the text (a puzzle, or a whole set), written to a temporary file
+    that is its standard input or stands where `{file}` is in its command."""
     with tempfile.TemporaryDirectory(prefix="flowsat-program-") as folder:
         file = Path(folder, "puzzle.txt")
-        file.write_text(puzzle_text(puzzle, program_format), encoding="utf-8")
+        file.write_text(text, encoding="utf-8")
         named = [word.replace(FILE, str(file)) for word in argv]
         return run_program(named, None if named != argv else file, timeout)
 
