@@ -61,9 +61,10 @@ def write_report(folder: Path, baseline: str | None = None, reference: Path | No
     wholes = [r for r in records if r.get("timing") == "set"]
     records = [r for r in records if r.get("timing") != "set"]
     table = tabulate(records, configs, baseline or meta.get("baseline"))
-    if baseline and baseline != table.baseline:
+    known = [*table.configs, *dict.fromkeys(r["config"] for r in wholes)]
+    if baseline and baseline not in known:
         raise UsageError(f"no configuration {baseline!r} in {folder}; "
-                         f"choose from {', '.join(table.configs)}")
+                         f"choose from {', '.join(known)}")
     ref = load_reference(reference)
     timeout = timeout_of(meta, records)
     figures: list[Path] = []
@@ -72,7 +73,8 @@ def write_report(folder: Path, baseline: str | None = None, reference: Path | No
 
         figures = draw_plots(table, folder / "plots", timeout)
     md, sheet, page = folder / "report.md", folder / "report.csv", folder / "report.html"
-    text = markdown(table, meta, records, ref, figures, folder, wholes)
+    text = markdown(table, meta, records, ref, figures, folder, wholes,
+                    baseline or meta.get("baseline"))
     md.write_text(text, encoding="utf-8")
     write_csv(sheet, table, ref, penalty_of(timeout))
     write_html(page, text, folder)
@@ -104,20 +106,23 @@ def table_head(*cells: str) -> list[str]:
 
 
 def markdown(table: Table, meta: dict, records: list[dict], ref: dict, figures: list[Path],
-             folder: Path, wholes: list[dict] | None = None) -> str:
-    """The report; `records` the runs of one puzzle each, `wholes` those of whole sets."""
+             folder: Path, wholes: list[dict] | None = None, baseline: str | None = None
+             ) -> str:
+    """The report; `records` the runs of one puzzle each, `wholes` those of whole sets (their
+    ratios against `baseline`'s run of the same set, else the table's baseline's)."""
     head = ["# flowsat bench report", "",
             "Reproduce (from the folder it was run in):", "",
             f"    {meta.get('command', 'flowsat bench ...')}", "",
             *machine(meta, records + (wholes or []))]
+    sets = whole_sets(wholes or [], table, baseline or table.baseline)
     if not records:
-        return "\n".join([*head, *whole_sets(wholes or [], table)]) + "\n"
+        return "\n".join([*head, *sets]) + "\n"
     summaries = [table.summary(c) for c in table.configs]
     timeout = timeout_of(meta, records)
     parts = [
         *head,
         *configurations(table, records), *summary(table, summaries),
-        *whole_sets(wholes or [], table),
+        *sets,
         *standings(table, timeout), *groupings(table, timeout, meta),
         *by_machine(records, table), *agreement(table),
         *per_puzzle_times(table, ref), *per_puzzle_work(table, ref), *counters(table),
@@ -185,37 +190,56 @@ def whole_process(records: list[dict]) -> list[str]:
             "the peers. CPU includes the program's."]
 
 
-def whole_sets(wholes: list[dict], table: Table) -> list[str]:
+def whole_sets(wholes: list[dict], table: Table, baseline: str) -> list[str]:
     """The runs of whole sets in one process (`timing = "set"`), per set and configuration,
-    beside each per-puzzle configuration's sum over the same puzzles."""
+    their medians against the baseline's on the same set (when it ran it whole too), beside
+    each per-puzzle configuration's sum over the same puzzles."""
     if not wholes:
         return []
     runs: dict[tuple[str, str], list[dict]] = {}
     for r in wholes:
         runs.setdefault((r["set"], r["config"]), []).append(r)
     lines = ["## Whole sets in one process", "",
-             "Timing `set`: `flowsat solve` given every puzzle file of the set at once, one "
-             "process from its start to its exit (Python's start-up and imports paid once, "
-             "what a user waits for); wall and CPU (the process's) medians over the repeats; "
-             "start-up: `flowsat solve` of an empty folder, timed the same way. One by one: "
-             "the sum of each per-puzzle configuration's medians over the set's puzzles, when "
-             "it finished them all.", "",
+             "Timing `set`: `flowsat solve` given every puzzle file of the set at once (a "
+             "solver program: the set as one Numberlink file, its answers checked by "
+             "flowsat), one process from its start to its exit (Python's start-up and "
+             "imports paid once, what a user waits for); wall and CPU (the process's and its "
+             "children's) medians over the repeats that answered every puzzle; ratios: "
+             f"those medians over `{baseline}`'s on the same set, run in the same bench; "
+             "load: the median load average (1 min) at the end of the runs; start-up: "
+             "`flowsat solve` of an empty folder (a program: given no puzzle), timed the "
+             "same way. One by one: the sum of each per-puzzle configuration's medians over "
+             "the set's puzzles, when it finished them all.", "",
              *table_head("set", "configuration", "puzzles", "runs", "answers (all runs)",
-                         "wall (ms)", "CPU (ms)", "start-up wall (ms)", "start-up CPU (ms)",
-                         "one by one (ms)")]
+                         "wall (ms)", "CPU (ms)", f"wall vs `{baseline}`",
+                         f"CPU vs `{baseline}`", "load", "start-up wall (ms)",
+                         "start-up CPU (ms)", "one by one (ms)")]
     for (name, config), mine in runs.items():
         answers = Counter()
         for r in mine:
             answers.update(r.get("answers") or {})
-        done = [r for r in mine if r["status"] == "solved"]
+        wall, cpu = set_medians(mine)
+        base = set_medians(runs.get((name, baseline), []))
         lines.append(row(name, f"`{config}`", len(mine[0].get("files", [])), len(mine),
                          ", ".join(f"{n} {s}" for s, n in answers.items()) or "—",
-                         ms(median(r["wall_s"] for r in done)),
-                         ms(median(r["cpu_s"] for r in done)),
+                         ms(wall), ms(cpu), ratio(wall, base[0]), ratio(cpu, base[1]),
+                         number_2(median(r["load"] for r in mine
+                                         if r.get("load") is not None)),
                          ms(median(r["startup_s"] for r in mine)),
                          ms(median(r["startup_cpu_s"] for r in mine)),
                          one_by_one(table, name)))
     return [*lines, ""]
+
+
+def set_medians(runs: list[dict]) -> tuple[float | None, float | None]:
+    """The median wall and CPU seconds of the set runs that answered every puzzle."""
+    done = [r for r in runs if r["status"] == "solved"]
+    return median(r["wall_s"] for r in done), median(r["cpu_s"] for r in done)
+
+
+def ratio(mine: float | None, base: float | None) -> str:
+    """A time over the baseline's, as the report writes ratios."""
+    return times(mine / base) if mine is not None and base else "—"
 
 
 def one_by_one(table: Table, name: str) -> str:
