@@ -277,7 +277,7 @@ def test_a_set_timed_configuration_runs_each_set_in_one_process(tmp_path):
     assert len(read_records(out)) == 4 + 2 * 2 * 2  # and the per-puzzle runs
     report = (out / "report.md").read_text()
     section = report.split("## Whole sets in one process")[1].split("\n## ")[0]
-    assert "| plain | `whole` | 2 | 2 | 4 solved |" in section
+    assert "| plain | `whole` | 2 | 2 | 2 | 4 solved |" in section  # files, puzzles, runs
     assert "`one by one`" in section
     got = run_cli("bench", "--plan", str(plan), "--out", str(out), "--resume")
     assert got.exit_code == 0 and len(read_records(out)) == 12  # nothing left to run

@@ -148,6 +148,7 @@ def test_the_report_gives_set_runs_as_ratios_of_the_baseline_s(tmp_path):
     assert "| wall vs `go` | CPU vs `go` | load |" in lines[lines.index(next(
         x for x in lines if x.startswith("| set |")))]
     sat = next(x for x in lines if x.startswith("| s | `sat` |"))
+    assert sat.startswith("| s | `sat` | 1 | 1 | 3 | 2 solved, 1 wrong |")
     assert f"| 850 | 450 | {X}4.25 | {X}9.00 | 1.50 |" in sat  # medians of the solved runs
     write_report(tmp_path, baseline="sat", plots=False)
     go = next(x for x in (tmp_path / "report.md").read_text().splitlines()

@@ -179,7 +179,8 @@ def machine(meta: dict, records: list[dict]) -> list[str]:
 
 def whole_process(records: list[dict]) -> list[str]:
     """How solver programs' rows are timed, when there are some."""
-    programs = sorted({r["config"] for r in records if r.get("backend") == "program"})
+    programs = sorted({r["config"] for r in records
+                       if r.get("backend") == "program" and r.get("timing") != "set"})
     if not programs:
         return []
     return [f"- solver programs ({', '.join(f'`{c}`' for c in programs)}): the whole process, "
@@ -208,9 +209,11 @@ def whole_sets(wholes: list[dict], table: Table, baseline: str) -> list[str]:
              f"those medians over `{baseline}`'s on the same set, run in the same bench; "
              "load: the median load average (1 min) at the end of the runs; start-up: "
              "`flowsat solve` of an empty folder (a program: given no puzzle), timed the "
-             "same way. One by one: the sum of each per-puzzle configuration's medians over "
-             "the set's puzzles, when it finished them all.", "",
-             *table_head("set", "configuration", "puzzles", "runs", "answers (all runs)",
+             "same way. Puzzles: the most answers of a run. One by one: the sum of each "
+             "per-puzzle configuration's medians over the set's puzzles, when it finished "
+             "them all.", "",
+             *table_head("set", "configuration", "files", "puzzles", "runs",
+                         "answers (all runs)",
                          "wall (ms)", "CPU (ms)", f"wall vs `{baseline}`",
                          f"CPU vs `{baseline}`", "load", "start-up wall (ms)",
                          "start-up CPU (ms)", "one by one (ms)")]
@@ -220,7 +223,8 @@ def whole_sets(wholes: list[dict], table: Table, baseline: str) -> list[str]:
             answers.update(r.get("answers") or {})
         wall, cpu = set_medians(mine)
         base = set_medians(runs.get((name, baseline), []))
-        lines.append(row(name, f"`{config}`", len(mine[0].get("files", [])), len(mine),
+        lines.append(row(name, f"`{config}`", len(mine[0].get("files", [])),
+                         max(sum((r.get("answers") or {}).values()) for r in mine), len(mine),
                          ", ".join(f"{n} {s}" for s, n in answers.items()) or "—",
                          ms(wall), ms(cpu), ratio(wall, base[0]), ratio(cpu, base[1]),
                          number_2(median(r["load"] for r in mine
