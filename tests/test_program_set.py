@@ -78,6 +78,13 @@ def test_a_self_touching_answer_passes_only_under_the_self_touch_rule():
     assert touching["status"] == "solved" and touching["answers"] == {"solved": 1}
 
 
+def test_a_set_a_program_cannot_take_is_an_error_before_it_runs(three):
+    hexagons = str(next((PUZZLES / "unique" / "hex").glob("*.txt")))
+    got = run_set(set_run(program_row("answers"), [three, hexagons]), 30.0)
+    assert got["status"] == "error" and got["answers"] == {}
+    assert got["error"] == "a solver program gets square boards with every cell filled"
+
+
 def test_answers_are_cut_by_their_boards_headers_or_not(answered):
     puzzles, results = answered
     rows = "".join(answer_rows(p, r) for p, r in zip(puzzles, results, strict=True))

@@ -123,9 +123,9 @@ def program_set(run: SetRun, timeout: float) -> dict[str, Any]:
     if bad or not run.place.rules.fill_all or any(not p.board.plain for p in puzzles):
         why = bad or "a solver program gets square boards with every cell filled"
         return outcome(started, 0.0, 0.0, Counter(), why, started, started_cpu)
+    text = set_text(puzzles)
     start = time.perf_counter()
-    finished, cpu = timed(lambda: run_on(set_text(puzzles), argv,
-                                         timeout * len(puzzles) + 60.0))
+    finished, cpu = timed(lambda: run_on(text, argv, timeout * len(puzzles) + 60.0))
     wall = round(time.perf_counter() - start, 6)
     answers, problem = judge_all(finished.stdout, puzzles, run.place.rules)
     return outcome(finished, wall, cpu, answers, problem, started, started_cpu)
