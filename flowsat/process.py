@@ -105,7 +105,9 @@ def ended(process: subprocess.Popen, timeout: float | None) -> bool:
             return False
         return True
     try:
-        if not select.select([pidfd], [], [], timeout)[0]:
+        waiting = select.poll()  # (not select.select: no limit on the descriptor's number)
+        waiting.register(pidfd, select.POLLIN)
+        if not waiting.poll(None if timeout is None else max(0, round(timeout * 1000))):
             return False
     finally:
         os.close(pidfd)
