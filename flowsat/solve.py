@@ -24,7 +24,7 @@ def run(puzzle: Puzzle, backend: Backend, options: Any, rules: Rules = DEFAULT_R
     refuse_kind(backend, puzzle.kind)
     try:
         with deadline(limits.timeout):
-            result = backend.solve(puzzle, options, rules, limits, observe)
+            result = touch_free_first(puzzle, backend, options, rules, limits, observe)
     except Timeout:
         result = Result("timeout", config=described(options))
     except BackendError as err:
@@ -41,6 +41,26 @@ def run(puzzle: Puzzle, backend: Backend, options: Any, rules: Rules = DEFAULT_R
                 raise
             result = Result("wrong", stats=result.stats, error=str(err), config=result.config)
     if "total_s" not in result.stats:  # (a search's own: its result's)
+        result.stats["total_s"] = round(time.perf_counter() - start, 6)
+    return result
+
+
+def touch_free_first(puzzle: Puzzle, backend: Backend, options: Any, rules: Rules,
+                     limits: Limits, observe: Observer | None) -> Result:
+    """The backend's answer; where paths may touch themselves, a solution in which none does
+    is one too, so flowsat's own backends look for such a solution first, under the stricter
+    rule (fast, where the self-touch search can take a minute), and search again under the
+    rule given only when there is none (`touch_free_first` in the stats: the first search's
+    status and seconds; a conflict or node budget holds for each search)."""
+    if not rules.self_touch or backend.outside:
+        return backend.solve(puzzle, options, rules, limits, observe)
+    start = time.perf_counter()
+    strict = backend.solve(puzzle, options, rules._replace(self_touch=False), limits, observe)
+    first = {"status": strict.status, "seconds": round(time.perf_counter() - start, 6)}
+    result = strict if strict.status == "solved" else backend.solve(
+        puzzle, options, rules, limits, observe)
+    result.stats["touch_free_first"] = first
+    if result is not strict and "total_s" in result.stats:  # both searches
         result.stats["total_s"] = round(time.perf_counter() - start, 6)
     return result
 
