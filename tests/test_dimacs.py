@@ -84,7 +84,8 @@ def test_external_solver_with_cycle_cuts_by_rerunning(tmp_path):
     assert problems(puzzle, result.paths, Rules(self_touch=True)) == []
     assert result.stats["touch_free_first"]["status"] == "unsolvable"  # (a search before)
     rounds = result.stats["rounds"]
-    before, calls = log.read_text().splitlines()[:-rounds], log.read_text().splitlines()[-rounds:]
+    lines = log.read_text().splitlines()
+    before, calls = lines[:-rounds], lines[-rounds:]
     assert before and rounds == result.stats["rebuilds"]
     clause_counts = [int(line.split()[1]) for line in calls]
     assert clause_counts == sorted(clause_counts)  # each rerun carries the cuts so far
