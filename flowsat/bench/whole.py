@@ -23,12 +23,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from flowsat.bench.configs import Config
-from flowsat.bench.plan import Place, RunKey
+from flowsat.bench.plan import Place, RunKey, load_puzzles
 from flowsat.bench.program_set import END, judge_all, set_text
 from flowsat.process import Finished, run_program
 from flowsat.program.backend import run_on
 from flowsat.program.options import program_argv
-from flowsat.puzzle import Puzzle, PuzzleError, read_puzzles
 from flowsat.puzzle.rules import Rules
 
 FILES = "*"  # a set run's `file`: every file of its set
@@ -117,7 +116,8 @@ def run_set(run: SetRun, timeout: float) -> dict[str, Any]:
 
 def program_set(run: SetRun, timeout: float) -> dict[str, Any]:
     """A solver program's set run: the set as one file, the answers checked here."""
-    puzzles, bad = set_puzzles(run.files)
+    puzzles, errors = load_puzzles(run.files)
+    bad = str(errors[0]) if errors else None  # the first that cannot be read
     argv = program_argv(run.config.options["command"], run.config.options["program_format"])
     started, started_cpu = timed(lambda: run_on(END, argv, 60.0))
     if bad or not run.place.rules.fill_all or any(not p.board.plain for p in puzzles):
@@ -129,14 +129,6 @@ def program_set(run: SetRun, timeout: float) -> dict[str, Any]:
     wall = round(time.perf_counter() - start, 6)
     answers, problem = judge_all(finished.stdout, puzzles, run.place.rules)
     return outcome(finished, wall, cpu, answers, problem, started, started_cpu)
-
-
-def set_puzzles(files: tuple[str, ...]) -> tuple[list[Puzzle], str | None]:
-    """The puzzles of the set's files, and the first that cannot be read (`file:line:col:
-    what`), if any."""
-    items = [item for file in files for item in read_puzzles(file)]
-    bad = next((str(i) for i in items if isinstance(i, PuzzleError)), None)
-    return [i for i in items if isinstance(i, Puzzle)], bad
 
 
 def outcome(finished: Finished, wall: float, cpu: float, answers: Counter, problem: str | None,
