@@ -131,13 +131,26 @@ def test_the_terminal_colors_each_of_93_flows():
 
 # the rule in the answer
 
-def test_unsolvable_without_self_touch_says_so_and_names_the_switch():
+def test_unsolvable_names_a_switch_only_when_a_solve_under_it_found_a_solution(tmp_path):
     result = cli("solve", SELF_TOUCH)
     assert result.exit_code == 1
-    assert ("unsolvable under the no-self-touch rule" in result.stdout
-            and "--allow-self-touch" in result.stdout)
-    crossing = cli("solve", "--allow-self-touch", str(PUZZLES / "unsolvable" / "crossing_3x3.txt"))
-    assert crossing.exit_code == 1 and "no-self-touch" not in crossing.stdout
+    assert "--allow-self-touch or --allow-empty lifts it (a solve under each found" in \
+        result.stdout
+    crossing = str(PUZZLES / "unsolvable" / "crossing_3x3.txt")  # no rule helps
+    for args in ([], ["--allow-self-touch"], ["--backend", "astar"]):
+        answer = cli("solve", *args, crossing)
+        assert answer.exit_code == 1 and "unsolvable" in answer.stdout
+        assert "lifts it" not in answer.stdout
+    unique = cli("check-unique", crossing)
+    assert unique.exit_code == 1 and "lifts it" not in unique.stdout
+    nikoli = tmp_path / "nikoli.txt"  # solvable only with a cell left empty
+    nikoli.write_text("A.A\n...\n")
+    for command in ("solve", "check-unique"):
+        answer = cli(command, str(nikoli))
+        assert answer.exit_code == 1
+        assert answer.stdout.rstrip().endswith(
+            "; --allow-empty lifts it (a solve under it found a solution)"), answer.stdout
+    assert "lifts it" not in cli("solve", "--format", "json", str(nikoli)).stdout
 
 
 @pytest.mark.parametrize("flag", [[], ["--allow-self-touch"]])

@@ -30,7 +30,7 @@ from flowsat.options import COUNT, MAX_CONFLICTS, MAX_NODES, TIMEOUT, WORKERS
 from flowsat.puzzle import MAX_CELLS, Puzzle
 from flowsat.puzzle.formats import WRITABLE
 from flowsat.puzzle.rules import Rules
-from flowsat.render.text import draw, rule_note
+from flowsat.render.text import draw
 from flowsat.result import UsageError
 
 # the generator, the rating and the proof are imported inside the commands that use them:
@@ -245,21 +245,30 @@ def check_unique(
     jobs: Jobs = None,
 ) -> None:
     color = sys.stdout.isatty() if color is None else color
+    rules = Rules(allow_self_touch)
     budget = {} if max_conflicts is None else {"max_conflicts": max_conflicts}
 
     from flowsat import unique
 
-    def show(item: Puzzle, found: unique.Uniqueness) -> int:
+    def work(item: Puzzle) -> tuple[unique.Uniqueness, str]:
+        found = unique.check_unique(item, rules=rules, timeout=timeout, **budget)
+        if found.verdict != "unsolvable" or fmt is Format.json:
+            return found, ""
+        from flowsat.looser import lifting, note
+        from flowsat.solve import solve
+
+        return found, note(found.verdict, rules, lifting(item, rules, lambda p, looser, s: solve(
+            p, rules=looser, timeout=min(s, timeout or s))))
+
+    def show(item: Puzzle, answer: tuple[unique.Uniqueness, str]) -> int:
+        found, lifted = answer
         if fmt is Format.json:
             typer.echo(json.dumps(found.record(item), separators=(",", ":")))
         else:
-            typer.echo(f"{item.name}: {found.verdict}"
-                       f"{rule_note(found.verdict, Rules(allow_self_touch))}")
+            typer.echo(f"{item.name}: {found.verdict}{lifted}")
             if found.verdict == "multiple" and not quiet:
                 for paths in found.solutions:
                     typer.echo(draw(item, paths, color) + "\n", color=color)
         return 0 if found.verdict == "unique" else EXIT.get(found.verdict, 1)
 
-    rules = Rules(allow_self_touch)
-    each_puzzle(files, max_cells, lambda p: unique.check_unique(p, rules=rules, timeout=timeout,
-                                                                **budget), show, jobs)
+    each_puzzle(files, max_cells, work, show, jobs)

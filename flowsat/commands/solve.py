@@ -237,7 +237,9 @@ def solve(
         replay = Replay(item, delay=delay, fast=fast, color=color,
                         show_cycles=show_cycles) if replaying else None
         result = run(item, found, options, rules, limits, replay)
-        text = shown(item, result, backend, fmt, color, quiet, rules)
+        note = lifted_note(item, result, found, options, rules, limits) \
+            if fmt is SolveFormat.text else ""
+        text = shown(item, result, backend, fmt, color, quiet, rules, note)
         return (Result(result.status) if lean else result), replay, text
 
     worst = 0
@@ -276,8 +278,21 @@ def settled(puzzle: Puzzle | PuzzleError, done: Done[Answer], given: dict) -> An
         return Result("error", error=message, config=given), None, None
 
 
+def lifted_note(puzzle: Puzzle, result: Result, found: Backend, options: object, rules: Rules,
+                limits: Limits) -> str:
+    """For an unsolvable puzzle, the switches under whose rules a short solve by the same
+    backend found a solution (`flowsat.looser`); nothing for a solver program."""
+    if result.status != "unsolvable" or found.outside:
+        return ""
+    from flowsat.looser import PROBE_S, lifting, note
+
+    seconds = min(PROBE_S, limits.timeout or PROBE_S)
+    return note(result.status, rules, lifting(puzzle, rules, lambda p, looser, s: run(
+        p, found, options, looser, Limits(s, limits.max_memory)), seconds))
+
+
 def shown(puzzle: Puzzle, result: Result, backend: str, fmt: SolveFormat, color: bool,
-          quiet: bool, rules: Rules) -> Shown:
+          quiet: bool, rules: Rules, note: str = "") -> Shown:
     """What the answer prints in that format: each `typer.echo`'s text and color switch
     (made where the puzzle was solved: a worker process sends it whole)."""
     if fmt is SolveFormat.json:
@@ -288,7 +303,7 @@ def shown(puzzle: Puzzle, result: Result, backend: str, fmt: SolveFormat, color:
         return [(answer_rows(puzzle, result), None)]
     from flowsat.render.text import draw, summary
 
-    out: Shown = [(summary(puzzle, result, backend, rules), None)]
+    out: Shown = [(summary(puzzle, result, backend, note), None)]
     if result.status == "solved" and not quiet:
         out.append((draw(puzzle, result.paths, color) + "\n", color))
     return out

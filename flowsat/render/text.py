@@ -8,7 +8,6 @@ from itertools import pairwise
 
 from flowsat.puzzle.board import OPPOSITE, SQUARE, Board
 from flowsat.puzzle.model import NOT_EMPTY, Cell, Paths, Puzzle
-from flowsat.puzzle.rules import DEFAULT_RULES, Rules
 from flowsat.render.geometry import OVER, passes
 from flowsat.render.palette import WALL_RGB, palette
 
@@ -250,9 +249,9 @@ def highlight(text: str) -> str:
     return f"{HIGHLIGHT}{body}{RESET}{text[len(body):]}"
 
 
-def summary(puzzle: Puzzle, result, backend: str, rules: Rules = DEFAULT_RULES) -> str:
+def summary(puzzle: Puzzle, result, backend: str, note: str = "") -> str:
     """One line: the puzzle, its status, the time, the configuration and the main counts, and
-    the rule when it is unsolvable without self-touch."""
+    a note (`flowsat.looser.note`: the switches that lift an unsolvable verdict)."""
     stats = result.stats
     config = "/".join(v for v in result.config.values() if isinstance(v, str))
     counts = ", ".join(f"{stats[k]:,} {k.replace('_', ' ')}" for k in
@@ -260,14 +259,4 @@ def summary(puzzle: Puzzle, result, backend: str, rules: Rules = DEFAULT_RULES) 
     detail = "; ".join(x for x in (f"{backend} {config}".strip(), counts) if x)
     line = f"{puzzle.name}: {result.status} in {stats.get('total_s', 0):.3f} s ({detail})"
     line = f"{line}: {result.error}" if result.error else line
-    return line + rule_note(result.status, rules)
-
-
-def rule_note(status: str, rules: Rules) -> str:
-    """For an unsolvable puzzle without self-touch, every cell filled: which rule made it so,
-    and the switch (with cells left empty, self-touch changes nothing:
-    `flowsat.search.checks.empty`)."""
-    if status != "unsolvable" or rules.self_touch or not rules.fill_all:
-        return ""
-    return ("; unsolvable under the no-self-touch rule (a path never touches itself side by "
-            "side): --allow-self-touch lifts it")
+    return line + note
