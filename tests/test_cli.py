@@ -156,3 +156,31 @@ def test_an_answer_is_printed_in_one_write_as_line_by_line(capsys, color):
         for line, switch in parts:
             typer.echo(line, color=switch)
         assert once == capsys.readouterr().out
+
+
+def test_a_dash_reads_the_puzzle_from_standard_input():
+    text = (EXAMPLES / "flow_5x5.txt").read_text()
+    result = CliRunner().invoke(app, ["solve", "--format", "json", "-"], input=text)
+    assert result.exit_code == 0, result.output
+    (obj,) = records(result.stdout)
+    assert obj["file"] == "<stdin>" and obj["status"] == "solved"
+    bad = CliRunner().invoke(app, ["solve", "-"], input="A.\n")
+    assert bad.exit_code == 2
+    assert bad.stderr == "<stdin>:1:1: label 'A' has only one dot; a color needs two\n"
+
+
+def test_h_is_help_on_every_command():
+    from flowsat.commands import COMMANDS
+
+    for command in [[], *([name] for name in COMMANDS)]:
+        short, long = (CliRunner().invoke(app, [*command, flag]) for flag in ("-h", "--help"))
+        assert short.exit_code == 0 and short.stdout == long.stdout, command
+        assert short.stdout.startswith("Usage: ")
+
+
+def test_solve_without_files_prints_the_usage_line():
+    result = CliRunner().invoke(app, ["solve"], prog_name="flowsat")
+    assert result.exit_code == 2
+    usage, error = result.stderr.splitlines()
+    assert usage.startswith("Usage: flowsat solve [OPTIONS]")
+    assert error == "flowsat: error: Missing argument 'files'."

@@ -45,6 +45,8 @@ class Guarded(TyperGroup):
         except ClickException as err:  # a bad option or argument: one line, not four
             if err.exit_code != EXIT["input"] or type(err).__name__ == "NoArgsIsHelpError":
                 raise
+            if type(err).__name__ == "MissingParameter" and err.ctx:  # what the command takes
+                typer.echo(err.ctx.get_usage(), err=True)
             usage_error(err.format_message())
         except (typer.Exit, typer.Abort):
             raise
@@ -81,6 +83,7 @@ def assemble(names: Iterable[str] = COMMANDS, args: list[str] | None = None) -> 
     None, every option of every command)."""
     made = typer.Typer(cls=Guarded, add_completion=False, no_args_is_help=True,
                        rich_markup_mode=None, pretty_exceptions_enable=False,
+                       context_settings={"help_option_names": ["-h", "--help"]},
                        help=f"Solve Flow Free / Numberlink puzzles by SAT or best-first "
                             f"search.\n\n{EXIT_STATUS}")
     made.callback()(main_options)

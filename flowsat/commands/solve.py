@@ -173,7 +173,8 @@ def backend_options(given: dict[str, object]) -> dict[str, object]:
 
 @group.command(help=f"Solve puzzle files (folders: every *.txt below them).\n\n{EXIT_STATUS}")
 def solve(
-    files: Annotated[list[Path], typer.Argument(help="Puzzle files or folders.")],
+    files: Annotated[list[Path], typer.Argument(
+        help="Puzzle files or folders (- for standard input).")],
     backend: Annotated[str, typer.Option(
         help="Backend: sat, astar, or program:COMMAND (any solver program).")
                    ] = DEFAULT_BACKEND,

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import os
 import stat
+import sys
 from collections.abc import Iterable
 from pathlib import Path
 
 from flowsat.puzzle.formats.base import PuzzleError
 
 MAX_BYTES = 64 * 2**20  # files above this are refused before they are read
+STDIN = "-"  # the file name that stands for standard input
+STDIN_NAME = "<stdin>"  # its name in error lines and records
 
 
 def text_lines(text: str) -> list[str]:
@@ -24,23 +27,30 @@ def text_lines(text: str) -> list[str]:
 
 
 def read_text(file: str) -> str:
-    """The file's text (a UTF-8 byte-order mark dropped), or a PuzzleError saying why it
-    cannot be read as text. Only regular files are read, and only up to MAX_BYTES: a FIFO,
-    a device or a huge file is refused before anything is read from it."""
+    """The file's text (`-`: standard input's; a UTF-8 byte-order mark dropped), or a
+    PuzzleError saying why it cannot be read as text. Only regular files are read, and only up
+    to MAX_BYTES: a FIFO, a device or a huge file is refused before anything is read from it."""
     data = read_bytes(file)
+    name = STDIN_NAME if file == STDIN else file
     nul = data.find(b"\0")
     if nul >= 0:
         line, col = position(data, nul)
-        raise PuzzleError(file, line, col, "binary content (a NUL byte), not a puzzle")
+        raise PuzzleError(name, line, col, "binary content (a NUL byte), not a puzzle")
     try:
         return data.decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError as err:
         line, col = position(data, err.start)
-        raise PuzzleError(file, line, col, "not UTF-8 text: binary content?") from None
+        raise PuzzleError(name, line, col, "not UTF-8 text: binary content?") from None
 
 
 def read_bytes(file: str) -> bytes:
-    """The content of a regular file of at most MAX_BYTES, or a PuzzleError saying why not."""
+    """The content of a regular file (or of standard input, `-`) of at most MAX_BYTES, or a
+    PuzzleError saying why not."""
+    if file == STDIN:
+        data = sys.stdin.buffer.read(MAX_BYTES + 1)
+        if len(data) > MAX_BYTES:
+            raise PuzzleError(STDIN_NAME, 1, 1, too_long(len(data)))
+        return data
     try:
         info = os.stat(file)
         if stat.S_ISDIR(info.st_mode):

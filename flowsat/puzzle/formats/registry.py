@@ -10,7 +10,7 @@ from pathlib import Path
 
 from flowsat.puzzle.formats.base import MAX_CELLS, CannotWrite, Format, PuzzleError
 from flowsat.puzzle.formats.boardtext import FORMAT as BOARD
-from flowsat.puzzle.formats.files import read_text, text_lines
+from flowsat.puzzle.formats.files import STDIN, STDIN_NAME, read_text, text_lines
 from flowsat.puzzle.formats.grid import FORMAT as GRID
 from flowsat.puzzle.formats.numberlink import FORMAT as NUMBERLINK
 from flowsat.puzzle.formats.numberlink import only_comments
@@ -37,14 +37,15 @@ def detect(lines: list[str]) -> Format | None:
 
 
 def read_puzzles(path: str | Path, max_cells: int = MAX_CELLS) -> Iterator[Puzzle | PuzzleError]:
-    """Every puzzle of a file, in order, with a `PuzzleError` in place of each bad one."""
+    """Every puzzle of a file (`-`: standard input), in order, with a `PuzzleError` in place
+    of each bad one."""
     file = str(path)
     try:
         text = read_text(file)
     except PuzzleError as err:
         yield err
         return
-    yield from parse_puzzles(text, file, max_cells)
+    yield from parse_puzzles(text, STDIN_NAME if file == STDIN else file, max_cells)
 
 
 def parse_puzzles(text: str, file: str = "<text>",
