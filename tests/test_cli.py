@@ -184,3 +184,16 @@ def test_solve_without_files_prints_the_usage_line():
     usage, error = result.stderr.splitlines()
     assert usage.startswith("Usage: flowsat solve [OPTIONS]")
     assert error == "flowsat: error: Missing argument 'files'."
+
+
+def test_a_folder_of_extensionless_files_names_them_and_a_named_one_is_read(tmp_path):
+    (tmp_path / "sub").mkdir()
+    for name in ("janko", "b", "c", "sub/d.puz"):
+        (tmp_path / name).write_text((EXAMPLES / "flow_5x5.txt").read_text())
+    result = run("-q", str(tmp_path))
+    assert result.exit_code == 2
+    assert result.stderr == (f"{tmp_path}:1:1: a folder with no puzzle files (*.txt) in it: "
+                             f"skipped b, c, janko and 1 more; a file given by name is always "
+                             f"read ({tmp_path / 'b'})\n")
+    named = run("-q", str(tmp_path / "janko"), str(tmp_path / "sub" / "d.puz"))
+    assert named.exit_code == 0 and named.stdout.count(": solved") == 2

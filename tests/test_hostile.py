@@ -250,7 +250,8 @@ def test_an_unreadable_folder_inside_a_folder_is_one_line(tmp_path, monkeypatch)
 def test_a_folder_without_puzzle_files_says_so(tmp_path, command):
     (tmp_path / "notes.md").write_text("no puzzles here")
     lines = clean(cli(command, str(tmp_path)), 2)
-    assert lines == [f"{tmp_path}:1:1: a folder with no puzzle files (*.txt) in it"]
+    assert lines == [f"{tmp_path}:1:1: a folder with no puzzle files (*.txt) in it: skipped "
+                     f"notes.md; a file given by name is always read ({tmp_path / 'notes.md'})"]
 
 
 # -- option values -------------------------------------------------------------------------

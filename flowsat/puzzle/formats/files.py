@@ -93,7 +93,25 @@ def folder_problem(folder: str) -> str:
         return f"cannot read folder: {err.strerror}"
     if inside and expand_paths([folder]) != [folder]:
         return "is a folder, not a puzzle file"
-    return "a folder with no puzzle files (*.txt) in it"
+    skipped = skipped_files(folder)
+    if not skipped:
+        return "a folder with no puzzle files (*.txt) in it"
+    shown = ", ".join(skipped[:SHOWN_SKIPPED]) + (
+        f" and {len(skipped) - SHOWN_SKIPPED} more" if len(skipped) > SHOWN_SKIPPED else "")
+    return (f"a folder with no puzzle files (*.txt) in it: skipped {shown}; a file given by "
+            f"name is always read ({os.path.join(folder, skipped[0])})")
+
+
+SHOWN_SKIPPED = 3  # the skipped files a line names
+
+
+def skipped_files(folder: str) -> list[str]:
+    """The files below a folder, relative to it, sorted: those its *.txt rule leaves out (the
+    folder has none of those; symbolic links to folders are not followed)."""
+    found = []
+    for top, _, names in os.walk(folder):
+        found += [os.path.relpath(os.path.join(top, n), folder) for n in names]
+    return sorted(found)
 
 
 def position(data: bytes, offset: int) -> tuple[int, int]:
