@@ -246,3 +246,21 @@ def test_cli_an_answer_that_fails_the_checker_is_an_internal_error(monkeypatch):
     monkeypatch.setattr(make, "check_unique", broken)
     result = generate("--size", "5x5", "--seed", "1", "--count", "2")
     assert result.exit_code == 4 and result.stderr.count("internal error (a bug)") == 2
+
+
+def test_made_in_counts_the_rating_too(monkeypatch):
+    """The seconds printed and written to the manifest are the wall time of making and rating
+    a puzzle: a rating that takes a while is counted."""
+    import time
+
+    from flowsat.generate import run as generating
+
+    real = generating.rate
+
+    def slow(*args, **kwargs):
+        time.sleep(0.5)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(generating, "rate", slow)
+    outcome = generating.make_one(generating.order("5x5"), seed=3)
+    assert outcome.made is not None and outcome.made.seconds >= 0.5

@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 
 from flowsat.difficulty import MAX_NODES, Rating, rate
@@ -83,8 +83,10 @@ def order(size: str, colors: int | None = None, min_colors: int | None = None,
 
 
 def make_one(order: Order, seed: int, rated: bool = True) -> Outcome:
-    """The seed's puzzle, rated if asked, or the reason it failed."""
-    deadline = None if order.timeout is None else time.perf_counter() + order.timeout
+    """The seed's puzzle, rated if asked, or the reason it failed; its `seconds` the wall
+    time of both (the rating's search can take longer than the making)."""
+    start = time.perf_counter()
+    deadline = None if order.timeout is None else start + order.timeout
     try:
         made = make_puzzle(order.height, order.width, seed, order.colors,
                            order.rules, order.max_conflicts, deadline=deadline,
@@ -98,7 +100,7 @@ def make_one(order: Order, seed: int, rated: bool = True) -> Outcome:
         return Outcome(seed, failure=f"internal error (a bug): {err}", kind="internal")
     if made is None:
         return Outcome(seed, failure=f"no unique puzzle in {CANDIDATES} candidates")
-    return Outcome(seed, made, rating)
+    return Outcome(seed, replace(made, seconds=round(time.perf_counter() - start, 3)), rating)
 
 
 def make_all(order: Order, seeds: Iterable[int], workers: int = 1, rated: bool = True,
