@@ -1,5 +1,6 @@
 """Reading back the output of `flowsat solve --format json`: one JSON object a line, each
-with the `file` and `index` of its puzzle, its `status` and, when solved, its `paths`."""
+with the `file` and `index` of its puzzle, its `status`, the puzzle's rows (`puzzle`) and,
+when solved, its `paths` (and `grid`: null unless solved)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ class Record:
     status: str
     paths: Paths | None
     where: str
+    puzzle: tuple[str, ...] | None = None  # the rows answered (None: a record without them)
 
 
 class RecordError(Exception):
@@ -56,8 +58,11 @@ def record(obj: dict, where: str) -> Record:
         if not isinstance(paths, dict):
             raise TypeError("paths is not an object")
         paths = {letter: [cell_of(cell) for cell in cells] for letter, cells in paths.items()}
+    rows = obj.get("puzzle")
+    if rows is not None and not (isinstance(rows, list) and all(isinstance(r, str) for r in rows)):
+        raise TypeError("puzzle is not a list of rows")
     return Record(str(obj["file"]), int(obj.get("index") or 1), str(obj["status"]), paths,
-                  where)
+                  where, None if rows is None else tuple(rows))
 
 
 def cell_of(value: object) -> tuple[int, int]:
@@ -87,11 +92,15 @@ def find(records: dict[Key, list[Record]], puzzle: Puzzle) -> Record | None:
 def solution_of(records: dict[Key, list[Record]], puzzle: Puzzle, source: str,
                 rules: Rules = DEFAULT_RULES) -> tuple[str, Paths | None]:
     """The puzzle's status and checked solution (None when not solved, with where the status was
-    read); a RecordError when it has no record or its solution fails the checker."""
+    read); a RecordError when it has no record, its record is of other rows, or its solution
+    fails the checker."""
     rec = find(records, puzzle)
     if rec is None:
         raise RecordError(f"{puzzle.file}:{puzzle.line}:1: no result for this puzzle in "
                           f"{source}")
+    if rec.puzzle is not None and rec.puzzle != tuple(puzzle.rows):
+        raise RecordError(f"{rec.where}:1: the record is of another puzzle than "
+                          f"{puzzle.name} (its 'puzzle' rows differ: the file changed since?)")
     if rec.status != "solved" or rec.paths is None:
         return f"{rec.status} ({rec.where})", None
     wrong = problems(puzzle, rec.paths, rules)

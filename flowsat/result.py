@@ -46,14 +46,16 @@ class BackendError(Exception):
 
 
 def to_record(puzzle: Puzzle, result: Result, backend: str, rules: Rules) -> dict[str, Any]:
-    """The JSON object of one answer: file, index, status, backend, rules, grid, paths, ..."""
+    """The JSON object of one answer: file, index, status, backend, rules, the puzzle's rows,
+    and its solution (`grid`, `paths`: null unless solved), ..."""
     solved = result.status == "solved" and result.paths is not None
     return {
         "file": puzzle.file, "index": puzzle.index, **board_fields(puzzle),
         "status": result.status, "backend": backend,
         "rules": rules.record(), "encoding": result.config.get("encoding"),
         "solver": result.config.get("solver"),
-        "grid": solution_grid(puzzle, result.paths) if solved else list(puzzle.rows),
+        "puzzle": list(puzzle.rows),  # the board asked; `grid` and `paths` only a solution
+        "grid": solution_grid(puzzle, result.paths) if solved else None,
         "paths": dict(result.paths) if solved else None,  # cells: JSON arrays (`record_json`)
         "stats": result.stats, "error": result.error,
     }
@@ -147,8 +149,11 @@ def board_fields(puzzle: Puzzle) -> dict[str, Any]:
 
 
 def error_record(file: str, index: int | None, message: str, backend: str,
-                 rules: Rules) -> dict[str, Any]:
-    """The JSON object for an input that could not be read as a puzzle."""
+                 rules: Rules, asked: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The JSON object for an input that could not be read as a puzzle, naming the encoding
+    and solver asked for (`asked`: the backend's options)."""
+    asked = asked or {}
     return {"file": file, "index": index, "status": "error", "backend": backend,
-            "rules": rules.record(), "encoding": None, "solver": None, "grid": None,
-            "paths": None, "stats": {}, "error": message}
+            "rules": rules.record(), "encoding": asked.get("encoding"),
+            "solver": asked.get("solver"), "puzzle": None, "grid": None, "paths": None,
+            "stats": {}, "error": message}

@@ -67,13 +67,15 @@ def test_json_one_object_per_puzzle():
         (1, "solved"), (1, "solved"), (2, "solved"), (3, "solved"), (1, "unsolvable")]
     first = objs[0]
     assert set(first) == {"file", "index", "status", "backend", "rules", "encoding", "solver",
-                          "grid", "paths", "stats", "error"}
+                          "puzzle", "grid", "paths", "stats", "error"}
     assert first["backend"] == "sat" and first["error"] is None
     grid = first["grid"]
     for letter, path in first["paths"].items():
         assert all(grid[r][c] == letter for r, c in path)
     assert all(ch != "." for row in grid for ch in row)
-    assert objs[-1]["paths"] is None
+    assert first["puzzle"] == (EXAMPLES / "flow_5x5.txt").read_text().split()
+    assert objs[-1]["paths"] is None and objs[-1]["grid"] is None  # only ever a solution
+    assert objs[-1]["puzzle"] == ["A.B", "...", "B.A"]
 
 
 def test_bad_inputs_exit_2_and_the_rest_goes_on(tmp_path):
@@ -92,6 +94,26 @@ def test_errors_appear_in_json_too(tmp_path):
     result = run("--format", "json", str(tmp_path / "missing.txt"))
     (obj,) = records(result.stdout)
     assert obj["status"] == "error" and "no such file" in obj["error"]
+    assert obj["puzzle"] is obj["grid"] is obj["paths"] is None
+    assert (obj["encoding"], obj["solver"]) == ("edges-turns", "glucose4")  # sat's defaults
+    asked = run("--format", "json", "--encoding", "zucker2016", "--solver", "cadical195",
+                str(tmp_path / "missing.txt"))
+    (obj,) = records(asked.stdout)
+    assert (obj["encoding"], obj["solver"]) == ("zucker2016", "cadical195")
+
+
+def test_show_refuses_a_record_of_other_rows(tmp_path):
+    puzzle = tmp_path / "p.txt"
+    puzzle.write_text((EXAMPLES / "flow_5x5.txt").read_text())
+    answers = tmp_path / "answers.jsonl"
+    answers.write_text(run("--format", "json", str(puzzle)).stdout)
+    shown = CliRunner().invoke(app, ["show", str(puzzle), "--solution", str(answers)])
+    assert shown.exit_code == 0 and "solved" in shown.stdout
+    rows = puzzle.read_text().splitlines()
+    puzzle.write_text("\n".join([rows[0][::-1], *rows[1:]]) + "\n")  # the file changed since
+    shown = CliRunner().invoke(app, ["show", str(puzzle), "--solution", str(answers)])
+    assert shown.exit_code == 2
+    assert "the record is of another puzzle than" in shown.stderr
 
 
 def test_timeout_exit_3_wins_over_2_and_1(tmp_path):

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Annotated, Literal, get_type_hints
 import typer
 from typer.models import OptionInfo
 
-from flowsat.backend import REGISTRY, Backend, Limits, chosen, loaded
+from flowsat.backend import REGISTRY, Backend, Limits, chosen, described, loaded
 from flowsat.commands.common import (
     EXIT,
     EXIT_STATUS,
@@ -247,9 +247,9 @@ def solve(
     with closing(answers(items, work, workers)) as answered:
         for item, done in answered:
             result, replay, text = (item, None, None) if isinstance(item, PuzzleError) else \
-                settled(item, done, given)
+                settled(item, done, described(options))
             if isinstance(result, PuzzleError):  # a bad puzzle, a --hint file that does not fit
-                report_error(result, fmt, backend, rules)
+                report_error(result, fmt, backend, rules, described(options))
                 worst = max(worst, EXIT["input"])
                 continue
             solution = result.paths if result.status == "solved" else None
@@ -262,9 +262,9 @@ def solve(
     raise typer.Exit(worst)
 
 
-def settled(puzzle: Puzzle | PuzzleError, done: Done[Answer], given: dict) -> Answer:
+def settled(puzzle: Puzzle | PuzzleError, done: Done[Answer], asked: dict) -> Answer:
     """The checked result, the replay and what to show, or an `error` result naming the bug
-    (and the options given) with nothing shown yet; usage errors end the run."""
+    (and the backend's options asked for) with nothing shown yet; usage errors end the run."""
     try:
         return done.get()
     except PuzzleError as err:
@@ -276,7 +276,7 @@ def settled(puzzle: Puzzle | PuzzleError, done: Done[Answer], given: dict) -> An
             raise
         message = f"internal error (a bug): {err}"
         typer.echo(f"{puzzle.file}:{puzzle.line}:1: {message}", err=True)
-        return Result("error", error=message, config=given), None, None
+        return Result("error", error=message, config=asked), None, None
 
 
 def lifted_note(puzzle: Puzzle, result: Result, found: Backend, options: object, rules: Rules,
@@ -338,10 +338,11 @@ def check_animation(animate: bool, animate_options: bool, fmt: SolveFormat,
         raise UsageError(f"--animate does not apply to the {backend.name} backend")
 
 
-def report_error(err: PuzzleError, fmt: SolveFormat, backend: str, rules: Rules) -> None:
+def report_error(err: PuzzleError, fmt: SolveFormat, backend: str, rules: Rules,
+                 asked: dict) -> None:
     typer.echo(str(err), err=True)
     if fmt is SolveFormat.json:
         import json  # (JSON output only)
 
-        typer.echo(json.dumps(error_record(err.file, err.index, str(err), backend, rules),
-                              separators=(",", ":")))
+        typer.echo(json.dumps(error_record(err.file, err.index, str(err), backend, rules,
+                                           asked), separators=(",", ":")))
