@@ -1,6 +1,7 @@
-"""Which looser rule lifts an unsolvable verdict: a short solve under each rule a switch gives
-(`--allow-self-touch`, `--allow-empty`), named only when it found a solution, so a note never
-promises what a switch does not do."""
+"""What a run says of its rules: which looser rule lifts an unsolvable verdict (a short solve
+under each rule a switch gives, `--allow-self-touch`, `--allow-empty`, named only when it found
+a solution, so a note never promises what a switch does not do), and the rules a puzz.link
+puzzle is solved under (Nikoli's there; the flags decide here)."""
 
 from __future__ import annotations
 
@@ -41,3 +42,19 @@ def note(status: str, rules: Rules, lifted: list[str]) -> str:
         return ""
     each = "each" if len(lifted) > 1 else "it"
     return f"; {' or '.join(lifted)} lifts it (a solve under {each} found a solution)"
+
+
+NIKOLI = Rules(self_touch=True, fill_all=False)  # puzz.link's Numberlink
+
+
+def nikoli_note(rules: Rules) -> str:
+    """The line a run of puzz.link puzzles prints: the rules they are solved under, and the
+    switches that give Nikoli's."""
+    if rules == NIKOLI:
+        return ("flowsat: puzz.link puzzles: solved under Nikoli's rules, as there (cells may "
+                "stay empty, paths may run beside themselves: --allow-empty --allow-self-touch)")
+    under = ", ".join(("paths may run beside themselves" if rules.self_touch
+                       else "no path beside itself",
+                       "every cell filled" if rules.fill_all else "cells may stay empty"))
+    return (f"flowsat: puzz.link puzzles: solved under these rules ({under}); Nikoli's rules "
+            f"apply there: --allow-empty --allow-self-touch give them")

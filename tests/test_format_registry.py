@@ -128,7 +128,7 @@ def test_the_base_imports_no_format_and_a_format_no_other_nor_the_registry():
     package = "flowsat.puzzle.formats"
     formats = {p.stem for p in FORMATS_DIR.glob("*.py")} - {"__init__", "base", "files",
                                                              "registry"}
-    assert formats == {"grid", "numberlink", "pack", "boardtext"}
+    assert formats == {"grid", "numberlink", "pack", "boardtext", "puzzlink"}
     for name in ("base", "files", *formats):
         inside = {m.removeprefix(package + ".").split(".")[0]
                   for m in imported(FORMATS_DIR / f"{name}.py") if m.startswith(package + ".")}

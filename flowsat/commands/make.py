@@ -94,9 +94,10 @@ def generate(
         help="The manifest to add to (default: DIR/manifest.csv); it names files relative "
              "to its own folder.")] = None,
     fmt: Annotated[GeneratedFormat | None, typer.Option(
-        "--format", help="grid, numberlink (a 'W H' line first; both plain square boards "
-                         "only), pack (a level line with its solution) or board (default: grid "
-                         "on plain square boards, else pack).")] = None,
+        "--format", help="grid, numberlink (a 'W H' line first), puzzlink (a puzz.link URL; "
+                         "these three plain square boards only), pack (a level line with its "
+                         "solution) or board (default: grid on plain square boards, else "
+                         "pack).")] = None,
     allow_self_touch: Annotated[bool, typer.Option(
         "--allow-self-touch", help="Puzzles under the rule that lets paths touch themselves.")
                                 ] = False,

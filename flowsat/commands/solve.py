@@ -243,9 +243,14 @@ def solve(
         text = shown(item, result, backend, fmt, color, quiet, rules, note)
         return (Result(result.status) if lean else result), replay, text
 
-    worst = 0
+    worst, noted = 0, False
     with closing(answers(items, work, workers)) as answered:
         for item, done in answered:
+            if not noted and getattr(item, "format", None) == "puzzlink":
+                from flowsat.looser import nikoli_note
+
+                typer.echo(nikoli_note(rules), err=True)
+                noted = True
             result, replay, text = (item, None, None) if isinstance(item, PuzzleError) else \
                 settled(item, done, described(options))
             if isinstance(result, PuzzleError):  # a bad puzzle, a --hint file that does not fit

@@ -76,9 +76,11 @@ class Puzzle:
 
     @property
     def name(self) -> str:
-        """Where the puzzle comes from: its file, with the index when the file holds several."""
-        return f"{self.file}#{self.index}" if self.format in ("numberlink", "pack", "board") \
-            else self.file
+        """Where the puzzle comes from: its file, with the index when the file holds several
+        (a puzz.link URL given on the command line is one puzzle, its own name)."""
+        several = self.format in ("numberlink", "pack", "board") or (
+            self.format == "puzzlink" and not self.file.startswith(("http://", "https://")))
+        return f"{self.file}#{self.index}" if several else self.file
 
     @cached_property
     def dots(self) -> dict[str, tuple[Cell, Cell]]:

@@ -5,6 +5,7 @@ format is one module with its `FORMAT`, and its place in `FORMATS`."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,9 +16,11 @@ from flowsat.puzzle.formats.grid import FORMAT as GRID
 from flowsat.puzzle.formats.numberlink import FORMAT as NUMBERLINK
 from flowsat.puzzle.formats.numberlink import only_comments
 from flowsat.puzzle.formats.pack import FORMAT as PACK
+from flowsat.puzzle.formats.puzzlink import FORMAT as PUZZLINK
+from flowsat.puzzle.formats.puzzlink import url_of
 from flowsat.puzzle.model import Paths, Puzzle
 
-FORMATS: tuple[Format, ...] = (BOARD, PACK, NUMBERLINK, GRID)
+FORMATS: tuple[Format, ...] = (BOARD, PACK, PUZZLINK, NUMBERLINK, GRID)
 FALLBACK = GRID  # how a file no format takes is read, to say what is wrong with it
 NAMES = tuple(f.name for f in FORMATS)
 WRITABLE = tuple(f.name for f in FORMATS if f.write)
@@ -37,9 +40,13 @@ def detect(lines: list[str]) -> Format | None:
 
 
 def read_puzzles(path: str | Path, max_cells: int = MAX_CELLS) -> Iterator[Puzzle | PuzzleError]:
-    """Every puzzle of a file (`-`: standard input), in order, with a `PuzzleError` in place
-    of each bad one."""
+    """Every puzzle of a file (`-`: standard input; a puzz.link URL that is no file: itself),
+    in order, with a `PuzzleError` in place of each bad one."""
     file = str(path)
+    url = url_of(file)
+    if url and not os.path.lexists(file):
+        yield from parse_puzzles(url, url, max_cells)
+        return
     try:
         text = read_text(file)
     except PuzzleError as err:
