@@ -16,8 +16,24 @@ CACTUS_LINES = 12  # the configurations with the best PAR-2 drawn in the cactus 
 PAIRED = 6  # ... and paired in the scatter plots
 
 
+NO_PLOTS = ("flowsat: no plots: matplotlib is not installed (pip install 'flowsat[plots]' "
+            "draws them)")
+
+
+def can_draw() -> bool:
+    """Whether matplotlib is installed (an extra, `flowsat[plots]`: solving needs none)."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
 def draw_plots(table: Table, folder: Path, timeout: float | None = None) -> list[Path]:
-    """Every plot that the table has data for, written under `folder`; their paths."""
+    """Every plot that the table has data for, written under `folder`; their paths (none
+    without matplotlib: `can_draw`)."""
+    if not can_draw():
+        return []
     import matplotlib
 
     matplotlib.use("Agg")

@@ -19,7 +19,7 @@ from flowsat.bench.configs import (
 )
 from flowsat.bench.meta import environment, load_average, now, where
 from flowsat.bench.plan import Place, Run, load_puzzles, plan, record_key
-from flowsat.bench.progress import Progress
+from flowsat.bench.progress import Mode, Progress
 from flowsat.bench.records import append, open_results, read_meta, read_records, write_meta
 from flowsat.bench.whole import SetRun, run_set, set_runs
 from flowsat.bench.workers import Outcome, run_all
@@ -93,10 +93,10 @@ class Settings:
 
 
 def bench(settings: Settings, puzzles: list[Puzzle], *, resume: bool = False,
-          progress: bool = True, argv: list[str] | None = None) -> Counter[str]:
+          progress: Mode | bool = True, argv: list[str] | None = None) -> Counter[str]:
     """Run every run not yet in `results.jsonl`, appending each record as it ends; the count of
     each status among the runs made now (a solver program's error or wrong answer counted as
-    `program`: its failure, not flowsat's)."""
+    `program`: its failure, not flowsat's); `progress` on stderr as a bar or lines (`Progress`)."""
     configs = settings.configs()
     folder = Path(settings.out)
     folder.mkdir(parents=True, exist_ok=True)

@@ -172,7 +172,7 @@ def sweep(settings, max_cells: int, resume: bool,
         if not puzzles:
             raise UsageError("no puzzle to run")
         statuses = bench(settings, puzzles, resume=resume, argv=sys.argv,
-                         progress=sys.stderr.isatty())
+                         progress="bar" if sys.stderr.isatty() else "lines")
         written = reports(out)
     except UsageError as err:
         usage_error(err)
@@ -182,8 +182,7 @@ def sweep(settings, max_cells: int, resume: bool,
         raise typer.Exit(130) from None
     finally:
         signal.signal(signal.SIGTERM, terminate)
-    for path in written:
-        typer.echo(f"wrote {path}")
+    wrote(written)
     raise typer.Exit(max(EXIT["program"] * bool(statuses["program"]),
                          EXIT["internal"] * bool(statuses["error"]), EXIT["input"] * bool(errors)))
 
@@ -265,5 +264,15 @@ def report(
             written += write_encodings_report(folder)
     except UsageError as err:
         usage_error(err)
+    wrote(written)
+
+
+def wrote(written: list[Path]) -> None:
+    """The files a report wrote, and a line on stderr when it has no plots for want of
+    matplotlib."""
+    from flowsat.bench.plots import NO_PLOTS, can_draw
+
     for path in written:
         typer.echo(f"wrote {path}")
+    if not can_draw():
+        typer.echo(NO_PLOTS, err=True)
