@@ -21,6 +21,7 @@ LINE = re.compile(r"flowsat: bench (\d+)/(\d+) \((\d+)%\) · (\d+) failed · .* 
 
 def test_a_line_at_each_tenth_of_the_runs(capsys, monkeypatch):
     monkeypatch.setattr(progress, "QUIET_S", 0.0)
+    monkeypatch.setattr(progress, "FIRST_S", 0.0)
     with Progress(50, "lines") as shown:
         for k in range(50):
             shown.advance("error" if k % 7 == 0 else "solved")
@@ -42,6 +43,14 @@ def test_a_line_every_few_seconds_while_no_run_ends(capsys, monkeypatch):
         "time left unknown")
 
 
+def test_no_line_in_the_first_seconds(capsys, monkeypatch):
+    monkeypatch.setattr(progress, "QUIET_S", 0.0)
+    with Progress(10, "lines") as shown:
+        for _ in range(10):
+            shown.advance("solved")
+    assert capsys.readouterr().err == ""  # a bench that ends in 10 s needs no line
+
+
 def test_no_line_without_lines_asked(capsys):
     for mode in (None, False):
         with Progress(10, mode) as shown:
@@ -56,6 +65,7 @@ def test_the_clock_reads_as_a_person_would():
 
 def test_bench_into_a_log_prints_progress_lines(tmp_path, monkeypatch):
     monkeypatch.setattr(progress, "QUIET_S", 0.0)
+    monkeypatch.setattr(progress, "FIRST_S", 0.0)
     result = CliRunner().invoke(app, ["bench", str(PUZZLES / "examples"), "--backends", "sat",
                                       "--encodings", "edges-turns", "--solvers", "glucose4",
                                       "--no-baselines", "--out", str(tmp_path / "out")])

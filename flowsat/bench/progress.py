@@ -1,6 +1,6 @@
 """A bench's progress on stderr: runs done, ETA, and running counts of each status; a bar on a
 terminal, else (a log: `flowsat bench ... > log 2>&1`) a line at least every 10 s and at
-every tenth of the runs."""
+every tenth of the runs (none in a bench's first 10 s)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,8 @@ from typing import Literal
 SHOWN = ("solved", "unsolvable", "timeout", "error")
 EVERY_S = 10.0  # the longest a log goes without a line
 STEPS = 10  # ... and a line at each tenth of the runs
-QUIET_S = 1.0  # but never two lines closer than this: a fast bench's log is not flooded
+QUIET_S = 1.0  # but never two lines closer than this: a fast bench's log is not flooded,
+FIRST_S = EVERY_S  # nor a line before this: a bench that ends sooner needs none
 Mode = Literal["bar", "lines"] | None
 
 
@@ -104,9 +105,10 @@ class Lines:
                 self.write()
 
     def advanced(self) -> None:
-        """A line when the runs done reach another tenth (the last one too: the end)."""
-        step = self.progress.done * STEPS // max(1, self.progress.total)
-        if step > self.step and time.monotonic() - self.last_s >= QUIET_S:
+        """A line when the runs done reach another tenth (the last one too: the end), from
+        `FIRST_S` seconds on."""
+        step, now = self.progress.done * STEPS // max(1, self.progress.total), time.monotonic()
+        if step > self.step and now - self.last_s >= QUIET_S and now - self.start_s >= FIRST_S:
             self.step = step
             self.write()
 
