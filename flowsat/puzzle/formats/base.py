@@ -39,6 +39,30 @@ class PuzzleError(Exception):
         return type(self), (self.file, self.line, self.col, self.message, self.index)
 
 
+class AtColumn(ValueError):
+    """Something wrong at a column (from 1) of a line that holds a puzzle (`per_line`)."""
+
+    def __init__(self, col: int, message: str):
+        super().__init__(message)
+        self.col = col
+
+
+def per_line(lines: list[str], file: str, read: Callable[[str, int, int], Puzzle]
+             ) -> Iterator[Puzzle | PuzzleError]:
+    """A puzzle from each line that is not blank, by `read(line, n, index)` (n: its line
+    number; index: its place among those lines, from 1); an `AtColumn` it raises is that
+    line's error, and reading goes on with the next line."""
+    index = 0
+    for n, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        index += 1
+        try:
+            yield read(line, n, index)
+        except AtColumn as err:
+            yield PuzzleError(file, n, err.col, str(err), index)
+
+
 class CannotWrite(ValueError):
     """A puzzle a format cannot hold (a kind of board, a label it reserves, no solution)."""
 

@@ -17,6 +17,7 @@ from collections.abc import Iterator
 
 from flowsat.puzzle.board import Board
 from flowsat.puzzle.formats.base import (
+    AtColumn,
     CannotWrite,
     Format,
     Lazy,
@@ -24,6 +25,7 @@ from flowsat.puzzle.formats.base import (
     PuzzleError,
     first_line,
     marks_of,
+    per_line,
 )
 from flowsat.puzzle.model import EMPTY, Paths, Puzzle
 
@@ -35,12 +37,8 @@ SIZE = Lazy(r"((?:[XW]_)*)(\d+)(?::(\d+))?(?:\+(.*))?$")
 PACK_LINE = Lazy(r"\s*[^\s,;][^,;]*,\d+,\d+,\d+[,;]")
 
 
-class Field(ValueError):
+class Field(AtColumn):
     """A bad field of a level line, at a column of it (from 1)."""
-
-    def __init__(self, col: int, message: str):
-        super().__init__(message)
-        self.col = col
 
 
 def is_pack(lines: list[str]) -> bool:
@@ -52,15 +50,8 @@ def is_pack(lines: list[str]) -> bool:
 
 def parse_pack(lines: list[str], file: str, max_cells: int) -> Iterator[Puzzle | PuzzleError]:
     """Each level of a pack (index: its place among the non-empty lines, from 1)."""
-    index = 0
-    for n, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        index += 1
-        try:
-            yield parse_level(line, file, n, index, max_cells)
-        except Field as err:
-            yield PuzzleError(file, n, err.col, str(err), index)
+    return per_line(lines, file, lambda line, n, index: parse_level(line, file, n, index,
+                                                                     max_cells))
 
 
 def fields_of(text: str, sep: str, start: int) -> list[tuple[str, int]]:

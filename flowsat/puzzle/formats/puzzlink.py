@@ -18,11 +18,13 @@ from collections import Counter
 from collections.abc import Iterator
 
 from flowsat.puzzle.formats.base import (
+    AtColumn,
     Format,
     Lazy,
     PuzzleError,
     first_line,
     make_puzzle,
+    per_line,
     plain_rows,
     too_big,
 )
@@ -42,12 +44,8 @@ HEX = frozenset("0123456789abcdef")
 MOST = 8192 + 0xFFF  # the largest number a body can hold
 
 
-class Bad(ValueError):
+class Bad(AtColumn):
     """Something wrong at a column of the URL (from 1)."""
-
-    def __init__(self, col: int, message: str):
-        super().__init__(message)
-        self.col = col
 
 
 def url_of(text: str) -> str | None:
@@ -204,15 +202,8 @@ def board_rows(numbers: list[int | None], width: int, columns: list[int]) -> lis
 def parse_puzzlink(lines: list[str], file: str, max_cells: int
                    ) -> Iterator[Puzzle | PuzzleError]:
     """Each URL of the lines (index: its place among the lines that are not blank)."""
-    index = 0
-    for n, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        index += 1
-        try:
-            yield parse_url(line, file, n, index, max_cells)
-        except Bad as err:
-            yield PuzzleError(file, n, err.col, str(err), index)
+    return per_line(lines, file, lambda line, n, index: parse_url(line, file, n, index,
+                                                                  max_cells))
 
 
 def puzzlink_text(puzzle: Puzzle, paths: Paths | None = None) -> str:
