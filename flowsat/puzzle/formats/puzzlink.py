@@ -13,7 +13,6 @@ stay empty, paths may run beside themselves): the solving flags decide, as for a
 from __future__ import annotations
 
 import re
-import string
 from collections import Counter
 from collections.abc import Iterator
 
@@ -31,8 +30,9 @@ from flowsat.puzzle.formats.base import (
 from flowsat.puzzle.model import EMPTY, Paths, Puzzle
 
 # the labels of numbers 1, 2, ...: digits, letters, then the other printable characters
-LABELS = "123456789" + string.ascii_uppercase + string.ascii_lowercase + "0" + "".join(
-    ch for ch in string.punctuation if ch != EMPTY)
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+LABELS = "123456789" + LETTERS + LETTERS.lower() + "0" + "".join(
+    chr(c) for c in range(0x21, 0x7F) if not chr(c).isalnum() and chr(c) != EMPTY)
 HOST = "https://puzz.link"
 # a URL of any pzprjs site (a `Path` made of it keeps one '/' of `https://`), its type, the
 # rest; `p.html?` is the older sites' page
