@@ -86,6 +86,25 @@ def test_every_plain_board_reads_back_what_it_writes(puzzle):
     assert again.rows == puzzle.rows
 
 
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(0, MOST), min_size=1, max_size=93, unique=True), st.randoms())
+def test_a_url_of_any_numbers_reads_the_same_once_written_again(numbers, rng):
+    """Numbers of every range in pairs, the other cells empty: the board read from the URL
+    is written as a URL that reads as the same board."""
+    cells = [n for n in numbers for _ in range(2)] + [None] * rng.randrange(20)
+    rng.shuffle(cells)
+    (puzzle,) = read_puzzles(f"https://puzz.link/p?numlin/{len(cells)}/1/"
+                             f"{encode_numbers(cells)}")
+    assert isinstance(puzzle, Puzzle), puzzle
+    row = puzzle.rows[0]
+    pairs = [[i for i, n in enumerate(cells) if n == m] for m in numbers]
+    assert all(row[a] == row[b] for a, b in pairs)  # each number's two cells, one label
+    assert len({row[a] for a, _ in pairs}) == len(numbers)  # another for each number
+    assert all((row[i] == ".") == (n is None) for i, n in enumerate(cells))
+    (again,) = parse_puzzles(puzzle_text(puzzle, "puzzlink"), "urls.txt")
+    assert again.rows == puzzle.rows
+
+
 def test_numbers_above_the_labels_take_the_labels_left_over():
     numbers = [94, 5000, 9000, 1]
     cells = [n for n in numbers for _ in range(2)]

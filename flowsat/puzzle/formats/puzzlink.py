@@ -3,6 +3,8 @@ most people play online. BODY is pzprjs's `decodeNumber16` (src/variety-common/E
 the cells in row-major order, `0`-`f` a number, `-xx` 16-255, `+xxx` 256-4095, `=xxx` and
 `%xxx` 4096 and 8192 above their three hex digits, `.` a "?" clue (a number not shown), `g`-`z`
 a run of 1-20 empty cells; cells the body does not reach are empty (as pzprjs reads it).
+Numbers are written as pzprjs writes them, but for `=` and `%` always with three digits, as
+its reader takes them (its writer leaves out leading zeros there).
 
 A number is a label: numbers 1-93 are the labels of `LABELS` in order (`1`-`9`, `A`-`Z`,
 `a`-`z`, `0`, punctuation), so a board written and read back keeps its labels; other numbers
