@@ -36,7 +36,7 @@ def lifting(puzzle: Puzzle, rules: Rules, solver: Solver, seconds: float = PROBE
             if solver(puzzle, looser, seconds).status == "solved"]
 
 
-def note(status: str, rules: Rules, lifted: list[str]) -> str:
+def note(status: str, lifted: list[str]) -> str:
     """What an unsolvable verdict adds: the switches that lift it, found by a solve."""
     if status != "unsolvable" or not lifted:
         return ""

@@ -258,7 +258,7 @@ def check_unique(
         from flowsat.looser import lifting, note
         from flowsat.solve import solve
 
-        return found, note(found.verdict, rules, lifting(item, rules, lambda p, looser, s: solve(
+        return found, note(found.verdict, lifting(item, rules, lambda p, looser, s: solve(
             p, rules=looser, timeout=min(s, timeout or s))))
 
     def show(item: Puzzle, answer: tuple[unique.Uniqueness, str]) -> int:

@@ -293,7 +293,7 @@ def lifted_note(puzzle: Puzzle, result: Result, found: Backend, options: object,
     from flowsat.looser import PROBE_S, lifting, note
 
     seconds = min(PROBE_S, limits.timeout or PROBE_S)
-    return note(result.status, rules, lifting(puzzle, rules, lambda p, looser, s: run(
+    return note(result.status, lifting(puzzle, rules, lambda p, looser, s: run(
         p, found, options, looser, Limits(s, limits.max_memory)), seconds))
 
 
