@@ -123,6 +123,13 @@ def test_convert_to_a_place_it_cannot_write(tmp_path, where):
     assert sorted(os.listdir(tmp_path)) == ["file"]
 
 
+def test_a_manifest_that_is_a_folder_is_refused_before_any_puzzle_is_made(tmp_path):
+    (line,) = clean(cli("generate", "--size", "5x5", "--seed", "1", "--out", str(tmp_path / "new"),
+                        "--manifest", str(tmp_path)), 2)
+    assert line == f"flowsat: error: cannot write {tmp_path}: it is a folder"
+    assert not (tmp_path / "new").exists()
+
+
 @pytest.fixture
 def read_only(tmp_path, monkeypatch) -> Path:
     """A folder nobody may write into: by its mode, and (root writing anyway) as a read-only

@@ -12,7 +12,7 @@ import io
 import os
 from pathlib import Path
 
-from flowsat.atomic import make_folder, write_file
+from flowsat.atomic import make_folder, target_of, write_file
 from flowsat.difficulty import Rating
 from flowsat.generate.make import MAX_CONFLICTS, Made
 from flowsat.generate.run import Order
@@ -76,7 +76,7 @@ class Manifest:
     def __init__(self, path: Path):
         self.path = path
         self.rows: dict[str, dict] = {}
-        if path.exists():
+        if Path(target_of(path)).exists():  # (a folder refused before any puzzle is made)
             with path.open(newline="", encoding="utf-8") as f:
                 self.rows = {row["file"]: row for row in csv.DictReader(f)}
 
