@@ -242,6 +242,34 @@ def test_workers_and_their_programs_end_when_solve_is_killed(tmp_path):
             time.sleep(0.1)
 
 
+WATCHED = """
+import os, threading, time
+from flowsat.parallel import watch_parent
+parent = os.getpid()
+child = os.fork()
+if child == 0:  # the fall-back where the system does not signal a parent's death
+    threading.Thread(target=watch_parent, args=(parent,), daemon=True).start()
+    time.sleep(60)
+    os._exit(0)
+print(child, flush=True)
+time.sleep(60)
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_a_worker_watching_its_parent_ends_when_it_is_killed():
+    proc = subprocess.Popen([sys.executable, "-c", WATCHED], stdout=subprocess.PIPE, text=True,
+                            cwd=ROOT)
+    with alarm(30):
+        child = proc.stdout.readline().strip()
+        assert running({child}) == {child}
+        proc.kill()
+        proc.wait()
+        while running({child}):
+            time.sleep(0.1)
+    proc.stdout.close()
+
+
 def running(pids: set[str]) -> set[str]:
     """Those of the processes still running (a zombie nobody reaps is not)."""
     alive = set()
