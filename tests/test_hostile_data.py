@@ -53,6 +53,16 @@ def test_convert_onto_its_own_input_rewrites_it_whole(tmp_path):
     assert os.listdir(tmp_path) == ["a.txt"]  # no temporary file left
 
 
+def test_convert_onto_its_own_input_keeps_it_when_a_puzzle_is_not_written(tmp_path):
+    a = tmp_path / "a.txt"
+    a.write_text("5,0,1,2,12;2,7,12,17,22;10,11,12,13,14\n5,0,2,2;0,9\n")  # level 2: one path
+    before = a.read_bytes()
+    lines = clean(cli("convert", "--to", "board", "-o", str(a), str(a)), 2, problems=2)
+    assert lines == [f"{a}:2:7: FLOWS says 2 flows, the line has 1 paths",
+                     f"flowsat: {a} left as it was: some of its puzzles were not written"]
+    assert a.read_bytes() == before and os.listdir(tmp_path) == ["a.txt"]
+
+
 def test_a_write_cut_short_leaves_the_old_file_and_no_other(tmp_path):
     target = tmp_path / "out.txt"
     target.write_text("old\n")

@@ -3,6 +3,7 @@ in another format."""
 
 from __future__ import annotations
 
+import os
 import sys
 from contextlib import nullcontext
 from enum import StrEnum
@@ -14,7 +15,7 @@ import typer
 from flowsat.atomic import cannot_write, replacing
 from flowsat.checker import problems
 from flowsat.commands.common import EXIT, AllowEmpty, AllowSelfTouch, Jobs, MaxCells, each_puzzle
-from flowsat.puzzle import MAX_CELLS, Puzzle
+from flowsat.puzzle import MAX_CELLS, Puzzle, expand_paths
 from flowsat.puzzle.formats import FORMATS, WRITABLE, CannotWrite, format_named, puzzle_text
 from flowsat.puzzle.rules import Rules
 from flowsat.result import Result, UsageError
@@ -100,4 +101,13 @@ def convert(
             each_puzzle(files, max_cells, written, show, jobs)
         except typer.Exit as end:  # some puzzles not written: the others still are
             status = end.exit_code
+        if status and output and is_read(output, files):  # those would be lost with it
+            typer.echo(f"flowsat: {output} left as it was: some of its puzzles were not "
+                       f"written", err=True)
+            raise typer.Exit(status)
     raise typer.Exit(status)
+
+
+def is_read(output: Path, files: list[Path]) -> bool:
+    """Whether the output is one of the files read."""
+    return any(os.path.realpath(f) == os.path.realpath(output) for f in expand_paths(files))
