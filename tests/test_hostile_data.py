@@ -168,6 +168,10 @@ def test_a_read_only_folder_is_one_line(read_only):
                         "--out", str(read_only / "out")), 2)
     assert re.fullmatch(f"flowsat: error: cannot make folder {read_only / 'out'}: {problem}",
                         line)
+    (line,) = clean(cli("bench", FLOW5, "--backends", "astar", "--no-baselines",
+                        "--out", str(read_only)), 2)
+    assert re.fullmatch(f"flowsat: error: cannot write {read_only / 'meta.json'}: {problem}",
+                        line)
     (line,) = clean(cli("show", FLOW5, "--svg", str(read_only / "pictures")), 2)
     assert str(read_only / "pictures") in line
     assert os.listdir(read_only) == []
