@@ -28,6 +28,7 @@ import pickle
 import selectors
 import signal
 import sys
+import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import chain, islice, takewhile
@@ -51,6 +52,8 @@ MIN_ITEMS_A_WORKER = 8
 BLOCK = 16
 MAX_BLOCK = 256
 STOP_GRACE = 1.0  # seconds a worker has to end after SIGTERM
+PARENT_POLL = 1.0  # seconds between a worker's looks at its parent, where no signal tells it
+PR_SET_PDEATHSIG = 1  # prctl(2): the signal a process gets when its parent dies
 # what forgets the state kept between items when a block starts, given the block's items
 FRESH: list[Callable[[Sequence], None]] = []
 
@@ -162,10 +165,11 @@ def answers(items: Iterable[T], work: Callable[[T], R], workers: int = 1
 Block = tuple[int, list]  # the index of a block's first item, and its items
 
 
-def serve(conn: Connection, work: Callable[[T], R], cap_mb: float) -> None:
+def serve(conn: Connection, work: Callable[[T], R], cap_mb: float, parent: int) -> None:
     """A worker's life: do the work on each block of items sent, answer by answer, until the
-    parent closes the pipe."""
+    parent (process `parent`) closes the pipe or dies."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    exit_with_parent(parent)
     memory.set_default_cap_mb(cap_mb)
     try:
         while True:
@@ -189,6 +193,39 @@ def portable(done: Done[R]) -> Done[R]:
     return done
 
 
+def exit_with_parent(parent: int) -> None:
+    """End this process (SIGTERM: a solver program it runs goes with it, `flowsat.process`)
+    when its parent does, however the parent ends, kill -9 included: the pipe cannot tell, as
+    every worker forked later holds its end too. Linux signals the death (PR_SET_PDEATHSIG);
+    elsewhere a thread watches the parent's pid."""
+    if not signal_at_parent_death(signal.SIGTERM):
+        import threading
+
+        threading.Thread(target=watch_parent, args=(parent,), daemon=True).start()
+    if os.getppid() != parent:  # it died before the signal was asked for
+        os.kill(os.getpid(), signal.SIGTERM)
+
+
+def signal_at_parent_death(signum: int) -> bool:
+    """Whether the system sends this process the signal when its parent dies (Linux)."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+
+        return ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signum, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def watch_parent(parent: int) -> None:
+    """SIGTERM to this process once its parent is no longer `parent` (it died: the process
+    was handed to another)."""
+    while os.getppid() == parent:
+        time.sleep(PARENT_POLL)
+    os.kill(os.getpid(), signal.SIGTERM)
+
+
 class Worker:
     """A worker process and the block of items it is on."""
 
@@ -196,7 +233,8 @@ class Worker:
         sys.stdout.flush()  # what is buffered here would be written again by the child
         sys.stderr.flush()
         self.conn, child = context.Pipe()
-        self.process = context.Process(target=serve, args=(child, work, cap_mb), daemon=True)
+        self.process = context.Process(target=serve, args=(child, work, cap_mb, os.getpid()),
+                                       daemon=True)
         self.process.start()
         child.close()
         self.left: set[int] = set()

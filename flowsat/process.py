@@ -35,13 +35,15 @@ MAX_OUTPUT = 16 * 2**20  # bytes of output a program may write: far more than an
 @dataclass
 class Finished:
     """How a program ended: its exit status (negative: killed by that signal), its output,
-    whether the deadline killed it, and its whole life in seconds."""
+    whether the deadline killed it, its whole life in seconds, and whether its standard output
+    reached MAX_OUTPUT (what it wrote past that is lost)."""
 
     returncode: int
     stdout: str
     stderr: str
     timed_out: bool
     seconds: float
+    cut: bool = False
 
     def how(self) -> str:
         """Its end in words: `exit status N` or `killed by SIGNAME`."""
@@ -89,7 +91,8 @@ def run_program(argv: list[str], stdin: Path | None = None,
         finally:
             kill_group(process)  # what the program left running, or everything on the way out
         seconds = round(time.perf_counter() - start, 6)
-        return Finished(process.returncode, text(out), text(err), timed_out, seconds)
+        cut = out.seek(0, os.SEEK_END) >= MAX_OUTPUT
+        return Finished(process.returncode, text(out), text(err), timed_out, seconds, cut)
 
 
 def ended(process: subprocess.Popen, timeout: float | None) -> bool:

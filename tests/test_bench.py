@@ -145,7 +145,7 @@ def test_resume_keeps_the_timeout(tmp_path):
 def test_a_torn_last_line_is_cut_before_appending(tmp_path):
     (tmp_path / RESULTS).write_text('{"a": 1}\n{"file": "x", "ind')
     with open_results(tmp_path) as f:
-        f.write('{"b": 2}\n')
+        f.write(b'{"b": 2}\n')
     assert (tmp_path / RESULTS).read_text() == '{"a": 1}\n{"b": 2}\n'
 
 

@@ -10,12 +10,14 @@ ratio of their times: what that one choice is worth, everything else equal.
 from __future__ import annotations
 
 import csv
+import io
 import math
 import shlex
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from flowsat.atomic import write_file
 from flowsat.bench.records import read_meta, read_records
 from flowsat.bench.report import ms, number, row, table_head
 from flowsat.bench.summary import Entry, Record, median, tabulate
@@ -146,17 +148,17 @@ def write_encodings_report(folder: Path) -> list[Path]:
         raise UsageError(f"{folder}: no SAT results of a bench in it")
     table, worth = rows(records, meta), effects(records, meta)
     md, sheet = folder / "encodings.md", folder / "encodings.csv"
-    md.write_text(markdown(table, worth, meta), encoding="utf-8")
-    with sheet.open("w", newline="", encoding="utf-8") as out:
-        fields = ["group", "config", *FAMILIES, "solver", FIRST, "puzzles", "solved", "unsolvable",
-                  "unfinished", "variables", "clauses", "total_s", "total_cpu_s", "median_s",
-                  "worst_s",
-                  "worst"]
-        writer = csv.DictWriter(out, fields)
-        writer.writeheader()
-        for r in table:
-            data = {k: v for k, v in asdict(r).items() if k != "choices"}
-            writer.writerow({**data, **r.choices})
+    write_file(md, markdown(table, worth, meta))
+    fields = ["group", "config", *FAMILIES, "solver", FIRST, "puzzles", "solved", "unsolvable",
+              "unfinished", "variables", "clauses", "total_s", "total_cpu_s", "median_s",
+              "worst_s", "worst"]
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fields)
+    writer.writeheader()
+    for r in table:
+        data = {k: v for k, v in asdict(r).items() if k != "choices"}
+        writer.writerow({**data, **r.choices})
+    write_file(sheet, out.getvalue())
     return [md, sheet]
 
 

@@ -12,6 +12,8 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
+from flowsat.atomic import write_file
+
 STYLE = """
 body { font: 14px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 80em;
        padding: 0 1em; color: #222; }
@@ -38,10 +40,9 @@ def write_html(path: Path, markdown: str, folder: Path) -> Path:
     title = next((m.group(2) for line in markdown.splitlines()
                   if (m := HEADING.fullmatch(line)) and m.group(1) == "#"), "flowsat report")
     body = "\n".join(blocks(markdown.splitlines(), folder))
-    path.write_text(f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+    return write_file(path, f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
                     f"<title>{html.escape(title)}</title>\n<style>{STYLE}</style>\n</head>\n"
-                    f"<body>\n{body}\n</body>\n</html>\n", encoding="utf-8")
-    return path
+                    f"<body>\n{body}\n</body>\n</html>\n")
 
 
 def blocks(lines: list[str], folder: Path) -> Iterator[str]:

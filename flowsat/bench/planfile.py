@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from flowsat.atomic import make_folder, write_file
 from flowsat.backend import REGISTRY, Backend, chosen
 from flowsat.bench.competition import GROUPS
 from flowsat.bench.configs import Config, recorded, solve_flags
@@ -134,9 +135,9 @@ def keep_plan(settings: PlanSettings, resume: bool) -> None:
                          f"run the same plan")
     if read_records(folder) and not resume:
         return  # the bench refuses to run over earlier results
-    folder.mkdir(parents=True, exist_ok=True)
+    make_folder(folder)
     if not kept.exists() or kept.resolve() != Path(settings.plan).resolve():
-        kept.write_text(text, encoding="utf-8")
+        write_file(kept, text)
 
 
 def listed(plan: str, data: dict[str, Any], key: str) -> list[dict[str, Any]]:

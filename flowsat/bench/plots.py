@@ -5,9 +5,11 @@ orientations."""
 
 from __future__ import annotations
 
+import io
 from itertools import combinations
 from pathlib import Path
 
+from flowsat.atomic import make_folder, write_file
 from flowsat.bench.competition import best_time, penalty_of, ranking
 from flowsat.bench.summary import INF, VIRTUAL_BEST, PuzzleRow, Table
 
@@ -39,7 +41,7 @@ def draw_plots(table: Table, folder: Path, timeout: float | None = None) -> list
     matplotlib.use("Agg")
     matplotlib.rcParams.update({"svg.fonttype": "none", "svg.hashsalt": "flowsat",
                                 "font.size": 9})
-    folder.mkdir(parents=True, exist_ok=True)
+    make_folder(folder)
     written = []
     leaders = [s.name for s in ranking(table, penalty_of(timeout))]
     if any(e.finished for p in table.puzzles for e in p.entries.values()):
@@ -228,6 +230,7 @@ def save(fig, path: Path, tight: bool = True) -> Path:
 
     if tight:
         fig.tight_layout()
-    fig.savefig(path, metadata={"Date": None})
+    picture = io.BytesIO()
+    fig.savefig(picture, format=path.suffix.lstrip("."), metadata={"Date": None})
     plt.close(fig)
-    return path
+    return write_file(path, picture.getvalue())

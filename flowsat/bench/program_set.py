@@ -44,6 +44,8 @@ def answer_blocks(text: str, puzzles: list[Puzzle]) -> list[str]:
         length = answer_length(lines[at], puzzle)
         blocks.append("\n".join(lines[at:at + length]))
         at += length
+        if at > len(lines):
+            raise Unreadable(f"the output ends inside answer {len(blocks)} of {len(puzzles)}")
     if at < len(lines):
         raise Unreadable(f"more output than {len(puzzles)} answers: "
                          f"{shorten(chr(10).join(lines[at:]))}")

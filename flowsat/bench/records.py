@@ -1,12 +1,13 @@
-"""A bench folder: `results.jsonl` (one run a line, synced as each ends) and `meta.json`."""
+"""A bench folder: `results.jsonl` (one run a line, synced as each ends) and `meta.json`
+(`flowsat.atomic`: neither is ever left half written)."""
 
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
-from typing import IO, Any
+from typing import Any, BinaryIO
 
+from flowsat.atomic import append_line, open_records, write_file
 from flowsat.bench.plan import record_key
 
 RESULTS = "results.jsonl"
@@ -28,22 +29,15 @@ def read_records(folder: Path) -> list[dict[str, Any]]:
     return list(found.values())
 
 
-def open_results(folder: Path) -> IO[str]:
-    """`results.jsonl` open for appending, a torn last line (no newline) cut off first."""
-    path = folder / RESULTS
-    if path.exists():
-        data = path.read_bytes()
-        if data and not data.endswith(b"\n"):
-            with path.open("r+b") as f:
-                f.truncate(data.rfind(b"\n") + 1)
-    return path.open("a", encoding="utf-8")
+def open_results(folder: Path) -> BinaryIO:
+    """`results.jsonl` open for `append`, a torn last line (no newline) cut off first."""
+    return open_records(folder / RESULTS)
 
 
-def append(out: IO[str], record: dict[str, Any]) -> None:
-    """One record as one line, on disk before this returns."""
-    out.write(json.dumps(record, separators=(",", ":"), default=str) + "\n")
-    out.flush()
-    os.fsync(out.fileno())
+def append(out: BinaryIO, record: dict[str, Any]) -> None:
+    """One record as one line, on disk before this returns, never part of one (a full disk:
+    a UsageError)."""
+    append_line(out, json.dumps(record, separators=(",", ":"), default=str))
 
 
 def read_meta(folder: Path) -> dict[str, Any]:
@@ -53,6 +47,4 @@ def read_meta(folder: Path) -> dict[str, Any]:
 
 def write_meta(folder: Path, meta: dict[str, Any]) -> None:
     """`meta.json` replaced whole, never left half written."""
-    tmp = folder / (META + ".tmp")
-    tmp.write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
-    os.replace(tmp, folder / META)
+    write_file(folder / META, json.dumps(meta, indent=2) + "\n")

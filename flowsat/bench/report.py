@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import io
 import json
 import math
 from collections import Counter
@@ -10,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from flowsat.atomic import make_folder, write_file
 from flowsat.bench.competition import (
     DEFAULT_GROUPS,
     PENALTY,
@@ -75,7 +77,7 @@ def write_report(folder: Path, baseline: str | None = None, reference: Path | No
     md, sheet, page = folder / "report.md", folder / "report.csv", folder / "report.html"
     text = markdown(table, meta, records, ref, figures, folder, wholes,
                     baseline or meta.get("baseline"))
-    md.write_text(text, encoding="utf-8")
+    write_file(md, text)
     write_csv(sheet, table, ref, penalty_of(timeout))
     write_html(page, text, folder)
     return [md, sheet, page, *figures]
@@ -697,11 +699,9 @@ def picture(row: PuzzleRow, path: Path, rules: Rules) -> Path | None:
     if puzzle is None:
         return None
     result = solve(puzzle, rules=rules, timeout=10)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(svg(puzzle, result.paths, cell=max(4, 240 / max(puzzle.height,
-                                                                    puzzle.width))),
-                    encoding="utf-8")
-    return path
+    make_folder(path.parent)
+    return write_file(path, svg(puzzle, result.paths, cell=max(4, 240 / max(puzzle.height,
+                                                                           puzzle.width))))
 
 
 def plots(figures: list[Path], folder: Path) -> list[str]:
@@ -748,10 +748,11 @@ def csv_rows(table: Table, ref: dict, penalty: float) -> Iterator[dict[str, Any]
 def write_csv(path: Path, table: Table, ref: dict, penalty: float) -> None:
     rows = list(csv_rows(table, ref, penalty))
     names = list(dict.fromkeys(k for r in rows for k in r))
-    with path.open("w", newline="", encoding="utf-8") as f:
-        out = csv.DictWriter(f, names)
-        out.writeheader()
-        out.writerows({k: tidy(v) for k, v in r.items()} for r in rows)
+    text = io.StringIO()
+    out = csv.DictWriter(text, names)
+    out.writeheader()
+    out.writerows({k: tidy(v) for k, v in r.items()} for r in rows)
+    write_file(path, text.getvalue())
 
 
 def tidy(value: Any) -> Any:

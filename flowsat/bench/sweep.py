@@ -9,6 +9,7 @@ from dataclasses import asdict, dataclass, field
 from itertools import chain
 from pathlib import Path
 
+from flowsat.atomic import make_folder
 from flowsat.backend import REGISTRY, backend
 from flowsat.bench.configs import (
     SAT_ENCODINGS,
@@ -98,8 +99,7 @@ def bench(settings: Settings, puzzles: list[Puzzle], *, resume: bool = False,
     each status among the runs made now (a solver program's error or wrong answer counted as
     `program`: its failure, not flowsat's); `progress` on stderr as a bar or lines (`Progress`)."""
     configs = settings.configs()
-    folder = Path(settings.out)
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = make_folder(settings.out)
     done = {record_key(r) for r in read_records(folder)}
     if done and not resume:
         raise UsageError(f"{folder} holds results already: --resume goes on with them, "

@@ -25,7 +25,7 @@ from typing import Any
 from flowsat.bench.configs import Config
 from flowsat.bench.plan import Place, RunKey, load_puzzles
 from flowsat.bench.program_set import END, judge_all, set_text
-from flowsat.process import Finished, run_program
+from flowsat.process import MAX_OUTPUT, Finished, run_program
 from flowsat.program.backend import run_on
 from flowsat.program.options import program_argv
 from flowsat.puzzle.rules import Rules
@@ -96,6 +96,13 @@ def timed(start: Callable[[], Finished]) -> tuple[Finished, float]:
     return finished, round(cpu, 6)
 
 
+def set_limit(timeout: float, puzzles: int) -> float:
+    """Seconds a solver program's set run may take: the timeout for each puzzle, and once more
+    for its start-up (as long as its start-up alone may take: a program that hangs costs the
+    bench no more than its timeout a puzzle)."""
+    return timeout * (puzzles + 1)
+
+
 def run_set(run: SetRun, timeout: float) -> dict[str, Any]:
     """The outcome of a set run: `solved` when every puzzle was answered (solved or shown
     unsolvable), else the first other status; the answers counted; time_s the whole
@@ -104,7 +111,7 @@ def run_set(run: SetRun, timeout: float) -> dict[str, Any]:
         return program_set(run, timeout)
     with tempfile.TemporaryDirectory(prefix="flowsat-empty-") as empty:
         started, started_cpu = timed(lambda: run_program(command(run, timeout, [empty]), None,
-                                                         60.0))
+                                                         timeout))
     start = time.perf_counter()
     finished, cpu = timed(lambda: run_program(command(run, timeout, list(run.files)), None,
                                               timeout * len(run.files) + 60.0))
@@ -119,13 +126,13 @@ def program_set(run: SetRun, timeout: float) -> dict[str, Any]:
     puzzles, errors = load_puzzles(run.files)
     bad = str(errors[0]) if errors else None  # the first that cannot be read
     argv = program_argv(run.config.options["command"], run.config.options["program_format"])
-    started, started_cpu = timed(lambda: run_on(END, argv, 60.0))
+    started, started_cpu = timed(lambda: run_on(END, argv, timeout))
     if bad or not run.place.rules.fill_all or any(not p.board.plain for p in puzzles):
         why = bad or "a solver program gets square boards with every cell filled"
         return outcome(started, 0.0, 0.0, Counter(), why, started, started_cpu)
     text = set_text(puzzles)
     start = time.perf_counter()
-    finished, cpu = timed(lambda: run_on(text, argv, timeout * len(puzzles) + 60.0))
+    finished, cpu = timed(lambda: run_on(text, argv, set_limit(timeout, len(puzzles))))
     wall = round(time.perf_counter() - start, 6)
     answers, problem = judge_all(finished.stdout, puzzles, run.place.rules)
     return outcome(finished, wall, cpu, answers, problem, started, started_cpu)
@@ -141,7 +148,8 @@ def outcome(finished: Finished, wall: float, cpu: float, answers: Counter, probl
         "solved" if answers and not problem else "error")
     end = finished.stderr.strip()[-300:]
     said = None if problem and not (finished.returncode or end) else f"{finished.how()}: {end}"
-    error = None if status == "solved" else "; ".join(filter(None, [problem, said]))
+    cut = f"its output cut at {MAX_OUTPUT // 2**20} MiB" if finished.cut else None
+    error = None if status == "solved" else "; ".join(filter(None, [problem, cut, said]))
     return {"status": status, "time_s": wall if status == "solved" else None,
             "wall_s": wall, "cpu_s": cpu, "answers": dict(answers),
             "startup_s": started.seconds, "startup_cpu_s": started_cpu,

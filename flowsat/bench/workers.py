@@ -25,7 +25,7 @@ import flowsat
 from flowsat import memory
 from flowsat.backend import REGISTRY, Limits, chosen
 from flowsat.bench.plan import Run
-from flowsat.parallel import death, stop_process
+from flowsat.parallel import death, exit_with_parent, stop_process
 from flowsat.puzzle import Puzzle, transform
 from flowsat.puzzle.rules import DEFAULT_RULES, Rules
 from flowsat.solve import run as solve
@@ -86,8 +86,10 @@ def outcome(status: str, time_s: float | None, start: float, stats: dict | None 
 
 def serve(conn: Connection, cap_mb: float | None = None) -> None:
     """A worker's life: solve each run sent until the bench closes the pipe, with `cap_mb` as
-    its default memory cap; Ctrl-C is for the bench to handle."""
+    its default memory cap; Ctrl-C is for the bench to handle. It ends with its parent, the
+    fork server, which ends with the bench: a killed bench leaves no run going on."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    exit_with_parent(os.getppid())
     if cap_mb is not None:
         memory.set_default_cap_mb(cap_mb)
     try:

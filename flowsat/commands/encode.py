@@ -50,6 +50,7 @@ def encode(
     allow_empty: AllowEmpty = False,
     max_cells: MaxCells = MAX_CELLS,
 ) -> None:
+    from flowsat.atomic import cannot_write, replacing
     from flowsat.sat import DEFAULT_ENCODING, encode
     from flowsat.sat.dimacs import describe, left_out, write_dimacs
 
@@ -68,10 +69,10 @@ def encode(
     clauses = formula.clauses + ([[formula.unique]] if formula.unique else [])
     comments = describe(formula, rules)
     try:
-        with (output.open("w", encoding="utf-8") if output
+        with (replacing(output, text=True) if output
               else contextlib.nullcontext(sys.stdout)) as out:
             write_dimacs(out, clauses, formula.enc.top, comments)
     except OSError as err:
-        usage_error(f"cannot write {output}: {err.strerror}")
+        usage_error(cannot_write(output or "<stdout>", err))
     if (missing := left_out(formula)) is not None:
         typer.echo(f"flowsat: note: {missing}", err=True)

@@ -3,16 +3,19 @@ in another format."""
 
 from __future__ import annotations
 
+import os
 import sys
+from contextlib import nullcontext
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from flowsat.atomic import cannot_write, replacing
 from flowsat.checker import problems
 from flowsat.commands.common import EXIT, AllowEmpty, AllowSelfTouch, Jobs, MaxCells, each_puzzle
-from flowsat.puzzle import MAX_CELLS, Puzzle
+from flowsat.puzzle import MAX_CELLS, Puzzle, expand_paths
 from flowsat.puzzle.formats import FORMATS, WRITABLE, CannotWrite, format_named, puzzle_text
 from flowsat.puzzle.rules import Rules
 from flowsat.result import Result, UsageError
@@ -67,7 +70,6 @@ def convert(
     max_cells: MaxCells = MAX_CELLS,
     jobs: Jobs = None,
 ) -> None:
-    out = output.open("w", encoding="utf-8") if output else sys.stdout
     rules = Rules(self_touch=allow_self_touch)
 
     def written(item: Puzzle) -> str | Result:
@@ -87,12 +89,25 @@ def convert(
             typer.echo(f"{item.file}:{item.line}:1: {item.name} is {text.status}: no level",
                        err=True)
             return EXIT.get(text.status, 1)
-        out.write(text)
-        out.flush()
+        try:
+            out.write(text)
+            out.flush()
+        except OSError as err:
+            raise cannot_write(output or "<stdout>", err) from None
         return 0
 
-    try:
-        each_puzzle(files, max_cells, written, show, jobs)
-    finally:
-        if output:
-            out.close()
+    with replacing(output, text=True) if output else nullcontext(sys.stdout) as out:
+        try:
+            each_puzzle(files, max_cells, written, show, jobs)
+        except typer.Exit as end:  # some puzzles not written: the others still are
+            status = end.exit_code
+        if status and output and is_read(output, files):  # those would be lost with it
+            typer.echo(f"flowsat: {output} left as it was: some of its puzzles were not "
+                       f"written", err=True)
+            raise typer.Exit(status)
+    raise typer.Exit(status)
+
+
+def is_read(output: Path, files: list[Path]) -> bool:
+    """Whether the output is one of the files read."""
+    return any(os.path.realpath(f) == os.path.realpath(output) for f in expand_paths(files))

@@ -1,6 +1,6 @@
 """A folder of generated puzzles: one file each, and a manifest (CSV) that lists them all.
 
-The manifest is rewritten whole (through a temporary file) after every puzzle, so a run cut
+The manifest is rewritten whole (`flowsat.atomic`) after every puzzle, so a run cut
 short keeps everything it finished; rows are keyed by file, so runs into one folder add up
 and a puzzle made again replaces its row in place.
 """
@@ -12,6 +12,7 @@ import io
 import os
 from pathlib import Path
 
+from flowsat.atomic import make_folder, target_of, write_file
 from flowsat.difficulty import Rating
 from flowsat.generate.make import MAX_CONFLICTS, Made
 from flowsat.generate.run import Order
@@ -75,7 +76,7 @@ class Manifest:
     def __init__(self, path: Path):
         self.path = path
         self.rows: dict[str, dict] = {}
-        if path.exists():
+        if Path(target_of(path)).exists():  # (a folder refused before any puzzle is made)
             with path.open(newline="", encoding="utf-8") as f:
                 self.rows = {row["file"]: row for row in csv.DictReader(f)}
 
@@ -92,17 +93,15 @@ class Manifest:
         writer = csv.DictWriter(text, COLUMNS, lineterminator="\n")
         writer.writeheader()
         writer.writerows(self.rows.values())
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = self.path.with_name(self.path.name + ".tmp")
-        temporary.write_text(text.getvalue(), encoding="utf-8", newline="\n")
-        temporary.replace(self.path)
+        make_folder(self.path.parent)
+        write_file(self.path, text.getvalue())
 
 
 def save(made: Made, rating: Rating, order: Order, folder: Path, manifest: Manifest,
          fmt: str) -> Path:
     """Write the puzzle's file into the folder and its row into the manifest."""
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / file_name(made.puzzle.width, made.puzzle.height, made.seed, order.kind.name)
-    path.write_text(generated_text(made, fmt), encoding="utf-8", newline="\n")
+    path = make_folder(folder) / file_name(made.puzzle.width, made.puzzle.height, made.seed,
+                                           order.kind.name)
+    write_file(path, generated_text(made, fmt))
     manifest.add(manifest_row(manifest.relative(path), made, rating, order, fmt))
     return path

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from flowsat.atomic import make_folder, write_file
 from flowsat.puzzle import read_puzzles
 from flowsat.puzzle.model import Paths, Puzzle
 from flowsat.render import png
@@ -29,11 +30,8 @@ class Pictures:
         picture = svg(puzzle, paths)
         for kind, dest in self.targets.items():
             file = dest if is_file(kind, dest) else self.name(dest, kind, puzzle)
-            try:
-                file.parent.mkdir(parents=True, exist_ok=True)
-                file.write_bytes(picture.encode() if kind == "svg" else png.png(picture))
-            except OSError as err:
-                raise UsageError(f"cannot write {file}: {err.strerror}") from None
+            make_folder(file.parent)
+            write_file(file, picture if kind == "svg" else png.png(picture))
 
     def name(self, folder: Path, kind: str, puzzle: Puzzle) -> Path:
         """The puzzle's file in the folder, named after its puzzle file; a name already used

@@ -124,6 +124,10 @@ def read_spec(path: Path) -> Spec:
     if unknown:
         raise UsageError(f"{path}: unknown key {unknown[0]!r}; keys are {', '.join(sorted(known))}")
     data.setdefault("name", path.stem)
+    needed = [key for key in Spec._fields[1:] if key not in Spec._field_defaults]
+    if missing := [key for key in needed if key not in data and key not in CHOICES]:
+        raise UsageError(f"{path}:1:1: no {missing[0]} = \"...\"; a spec needs "
+                         f"{', '.join(needed)}")
     for family, options in CHOICES.items():
         value = data.get(family, Spec._field_defaults.get(family))
         if value is None:

@@ -12,6 +12,8 @@ from flowsat.puzzle.model import EMPTY, Cell, Paths, Puzzle, not_a_cell, not_a_c
 
 MARKS = "BI"  # the marks of a level's SIZE (see `pack`), found in the game's levels: no effect
 MAX_CELLS = 2_000_000  # boards above this are refused (the 1002x1002 spirals: 1,004,004 cells)
+MAX_DIGITS = 18  # a number of a puzzle file with more digits is off any board (and Python
+# refuses to read one of 4,301 digits)
 DOTS = re.compile(f"[^{re.escape(EMPTY)}]")  # a cell that is not empty
 
 

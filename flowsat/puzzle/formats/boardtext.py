@@ -20,11 +20,13 @@ column down to the cell of the odd one; after the last column: the warp to colum
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import replace
 
 from flowsat.puzzle.board import Board
 from flowsat.puzzle.formats.base import (
+    MAX_DIGITS,
     CannotWrite,
     Format,
     Lazy,
@@ -37,7 +39,7 @@ from flowsat.puzzle.formats.base import (
 from flowsat.puzzle.model import EMPTY, Paths, Puzzle
 
 HEADER = Lazy(r"flowsat board\b")
-SIZE = Lazy(r"(\d+)x(\d+)$")
+SIZE = Lazy(rf"(\d{{1,{MAX_DIGITS}}})x(\d{{1,{MAX_DIGITS}}})$", re.ASCII)
 WORD = Lazy(r"\S+")
 HEADER_WORDS = "hex, warps, level N, marks M:M"
 HOLE, BRIDGE = "#", "+"
@@ -132,7 +134,10 @@ def read_header(line: str, n: int) -> tuple[int, int, str, bool, int | None, tup
             shape = "hex"
         elif word == "warps":
             wrap = True
-        elif word == "level" and rest and rest[0][0].isdigit():
+        elif word == "level" and rest and rest[0][0].isascii() and rest[0][0].isdigit():
+            if len(rest[0][0]) > MAX_DIGITS:
+                raise BoardTextError(n, rest[0][1], f"level: a number of {len(rest[0][0])} "
+                                                    f"digits, too large")
             level = int(rest.pop(0)[0])
         elif word == "marks" and rest:
             text, at = rest.pop(0)

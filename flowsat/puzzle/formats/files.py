@@ -135,8 +135,8 @@ def expand_paths(paths: Iterable[str | Path]) -> list[str]:
 
 
 def files_below(folder: str, seen: set[str]) -> list[str]:
-    """The *.txt files below a folder, its folders that cannot be read and its broken
-    symbolic links; each folder once (symbolic links may loop)."""
+    """The *.txt files below a folder, its folders that cannot be read and its broken or
+    looping symbolic links; each folder once (symbolic links may loop)."""
     real = os.path.realpath(folder)
     if real in seen:
         return []
@@ -148,7 +148,12 @@ def files_below(folder: str, seen: set[str]) -> list[str]:
         return [folder]
     found = []
     for entry in entries:
-        if entry.is_dir():
+        try:
+            folder_inside = entry.is_dir()
+        except OSError:  # a symbolic link loop: reading it says so, the others still read
+            found.append(entry.path)
+            continue
+        if folder_inside:
             found += files_below(entry.path, seen)
         elif entry.name.endswith(".txt") or (entry.is_symlink()
                                              and not os.path.exists(entry.path)):

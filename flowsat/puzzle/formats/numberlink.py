@@ -8,6 +8,7 @@ import re
 from collections.abc import Iterator
 
 from flowsat.puzzle.formats.base import (
+    MAX_DIGITS,
     Format,
     Lazy,
     PuzzleError,
@@ -48,6 +49,10 @@ def parse_numberlink(lines: list[str], file: str,
             while n < len(lines) and lines[n].strip() and not HEADER.match(lines[n]):
                 n += 1
             continue
+        if max(len(header[1]), len(header[2])) > MAX_DIGITS:
+            yield PuzzleError(file, n, 1, f"a board of {len(header[1])} by {len(header[2])} "
+                                          f"digits, above the limit of {max_cells} cells")
+            return  # where its rows end is anyone's guess
         width, height = int(header[1]), int(header[2])
         if width == 0 and height == 0:
             if index == 0:

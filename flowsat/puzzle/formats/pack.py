@@ -13,10 +13,12 @@ k-th of `LABELS`. The paths are kept as the puzzle's `given` solution (see `flow
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from flowsat.puzzle.board import Board
 from flowsat.puzzle.formats.base import (
+    MAX_DIGITS,
     AtColumn,
     CannotWrite,
     Format,
@@ -32,9 +34,11 @@ from flowsat.puzzle.model import EMPTY, Paths, Puzzle
 LABELS = "RGBYOCMmPWAgTbcp" + "".join(
     ch for ch in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
     if ch not in "RGBYOCMmPWAgTbcp")
-SIZE = Lazy(r"((?:[XW]_)*)(\d+)(?::(\d+))?(?:\+(.*))?$")
-# a level's structure: a SIZE field (whatever it holds but ',' and ';'), then three numbers
-PACK_LINE = Lazy(r"\s*[^\s,;][^,;]*,\d+,\d+,\d+[,;]")
+SIZE = Lazy(r"((?:[XW]_)*)(\d+)(?::(\d+))?(?:\+(.*))?$", re.ASCII)
+# a level's structure: a SIZE field, then three more (numbers, when right), then `,` or `;` or
+# the end; each field whatever it holds but ',' and ';' (what is wrong in them is reported as
+# such). A grid's first line never has three commas: a label ',' is on two cells.
+PACK_LINE = Lazy(r"\s*[^\s,;][^,;]*(?:,[^,;]*){3}(?:[,;]|\s*$)")
 
 
 class Field(AtColumn):
@@ -64,8 +68,12 @@ def fields_of(text: str, sep: str, start: int) -> list[tuple[str, int]]:
 
 
 def number(text: str, col: int, what: str) -> int:
-    if not text.isdigit():
-        raise Field(col, f"{what}: expected a number, found {text[:20]!r}")
+    """A field's number: ASCII digits (a sign, a superscript, an Arabic-Indic digit are
+    refused), at most MAX_DIGITS of them."""
+    if not (text.isascii() and text.isdigit()):
+        raise Field(col, f"{what}: expected a number (digits 0-9), found {text[:20]!r}")
+    if len(text) > MAX_DIGITS:
+        raise Field(col, f"{what}: a number of {len(text)} digits, too large")
     return int(text)
 
 
@@ -110,8 +118,8 @@ def read_size(text: str, col: int) -> tuple[str, bool, int, int, tuple[str, ...]
     if not found:
         raise Field(col, f"SIZE: expected W or W:H with X_/W_ prefixes and +marks, found "
                          f"{text[:20]!r}")
-    width = int(found[2])
-    height = int(found[3]) if found[3] else width
+    width = number(found[2], col + found.start(2), "SIZE")
+    height = number(found[3], col + found.start(3), "SIZE") if found[3] else width
     if width == 0 or height == 0:
         raise Field(col, f"board {width}x{height} has no cells")
     try:
