@@ -41,6 +41,32 @@ def test_a_sat_run_of_a_text_file_imports_only_what_it_uses():
     assert not {m for m in modules if m.startswith(("flowsat.search", "flowsat.program"))}
 
 
+# what no `flowsat solve` of a puzzle file by sat needs: the drawing and plotting libraries,
+# the bench machinery, the generator, the pictures, the search and program backends
+NEVER_ON_A_SOLVE = ("rich", "matplotlib", "PIL", "dask", "flowsat.bench", "flowsat.generate",
+                    "flowsat.render.svg", "flowsat.render.animate", "flowsat.search",
+                    "flowsat.program", "flowsat.unique", "flowsat.difficulty")
+# the layers a sat solve goes through (docs/architecture.md), and nothing else of flowsat
+A_SOLVE_S_LAYERS = ("flowsat.commands.solve", "flowsat.commands.common", "flowsat.puzzle",
+                    "flowsat.sat", "flowsat.render.text", "flowsat.render.geometry",
+                    "flowsat.render.palette")
+
+
+@pytest.mark.parametrize(("args", "shown", "also"), [
+    ([], "solved", ()),
+    (["--format", "json"], "solved", ()),
+    (["--format", "rows"], "RBBBB\nRRYYB", ("flowsat.program",)),  # (solver programs' rows)
+])
+def test_a_solve_imports_neither_drawing_nor_plotting_nor_the_bench(args, shown, also):
+    """Counted, not timed: every module a one-puzzle run imports is paid at each start."""
+    modules, text = imported_by(["solve", *args, str(FIVE)])
+    assert shown in text
+    never = tuple(m for m in NEVER_ON_A_SOLVE if m not in also)
+    assert not {m for m in modules if m.split(".")[0] in never or m.startswith(never)}
+    ours = {m for m in modules if m.startswith("flowsat.") and m.count(".") > 1}
+    assert {m for m in ours if not m.startswith((*A_SOLVE_S_LAYERS, *also))} == set()
+
+
 def test_json_output_and_propagation_import_what_they_need():
     modules, text = imported_by(["solve", "--format", "json", "--deduce", "on", str(FIVE)])
     assert '"status":"solved"' in text
