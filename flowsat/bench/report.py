@@ -7,6 +7,7 @@ from collections import Counter
 from pathlib import Path
 
 from flowsat.bench.competition import penalty_of, timeout_of
+from flowsat.bench.growth import growth
 from flowsat.bench.html import write_html
 from flowsat.bench.markdown import ms, name_cell, number_2, ratio, row, table_head, times
 from flowsat.bench.per_puzzle import (
@@ -78,7 +79,8 @@ def markdown(table: Table, meta: dict, records: list[dict], ref: dict, figures: 
             "Reproduce (from the folder it was run in):", "",
             f"    {meta.get('command', 'flowsat bench ...')}", "",
             *machine(meta, records + (wholes or []))]
-    sets = whole_sets(wholes or [], table, baseline or table.baseline)
+    sets = [*whole_sets(wholes or [], table, baseline or table.baseline),
+            *growth(wholes or [])]
     if not records:
         return "\n".join([*head, *sets]) + "\n"
     summaries = [table.summary(c) for c in table.configs]
