@@ -102,3 +102,28 @@ def test_the_options_solve_takes_by_name_are_options_of_its_command():
             assert ("--no-parity" in known) == (args is None)
     finally:
         command.fit(None)  # every option again, for the other tests' `app`
+
+
+@pytest.mark.parametrize(("args", "status", "said"), [
+    (["solve", "--format", "json", str(FIVE)], 0, '"status":"solved"'),
+    (["solve", str(PUZZLES / "unsolvable" / "crossing_3x3.txt")], 1, "unsolvable in"),
+    (["solve", "no-such-file.txt"], 2, "no-such-file.txt:1:1: no such file"),
+    (["solve", "--no-such-flag", str(FIVE)], 2, "No such option"),
+])
+def test_a_process_leaves_without_teardown_with_its_status_and_all_its_output(
+        args, status, said):
+    """`python -m flowsat` (and the `flowsat` script) ends by `os._exit` after the command:
+    the exit status and the output are those of an ordinary exit."""
+    run = subprocess.run([sys.executable, "-m", "flowsat", *args], capture_output=True,
+                         text=True, check=False)
+    assert run.returncode == status and said in run.stdout + run.stderr
+    assert not run.stdout or run.stdout.endswith("\n")
+
+
+@pytest.mark.parametrize(("code", "status"), [(None, 0), (0, 0), (3, 3), (True, 1),
+                                              ("a message", 1)])
+def test_the_exit_status_is_the_one_sys_exit_gives(code, status, capsys):
+    from flowsat.__main__ import exit_status
+
+    assert exit_status(code) == status
+    assert capsys.readouterr().err == ("a message\n" if isinstance(code, str) else "")
