@@ -282,23 +282,21 @@ class Board:
     @cached_property
     def ways(self) -> np.ndarray:
         """`toward_arrays` as one (size, directions) array."""
+        return self.stack_ways()
+
+    def stack_ways(self) -> np.ndarray:
         return np.stack([self.toward_arrays[d] for d in self.directions], axis=1)
 
     @cached_property
     def _links(self) -> tuple[np.ndarray, np.ndarray]:
         """The links as an (L, 2) array in the documented order, and each one's direction
         (an index into `directions`, a byte) from its first cell."""
-        toward = [self.toward_arrays[d] for d in self.directions]
-        cells = np.arange(self.size, dtype=np.int64)
-        ahead = np.empty((self.size, len(toward)), dtype=bool)  # a link's first cell, its way
-        for k, row in enumerate(toward):
-            np.greater(row, cells, out=ahead[:, k])  # holes have no neighbors: no links
-        first, ks = np.nonzero(ahead)  # by cell, then by way: no division, no sort
-        found = np.empty((len(first), 2), dtype=np.int64)
-        found[:, 0] = first
-        for k, row in enumerate(toward):
-            at = np.flatnonzero(ks == k)
-            found[at, 1] = row[first[at]]
+        ways = self.stack_ways()  # made for this, then let go (32 MB a million cells)
+        cells = np.arange(self.size, dtype=np.int64)[:, None]
+        at = np.flatnonzero(ways > cells)  # holes have no neighbors: no links from them
+        first, ks = np.divmod(at, ways.shape[1])
+        found = np.empty((len(at), 2), dtype=np.int64)
+        found[:, 0], found[:, 1] = first, ways.ravel()[at]
         return found, ks.astype(np.int8)
 
     @cached_property
