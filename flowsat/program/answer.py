@@ -17,9 +17,9 @@ from flowsat.result import Result
 NO_SOLUTION = ("IMPOSSIBLE", "UNSOLVABLE")
 GAVE_UP = "UNKNOWN"
 HEADER = re.compile(r"(\d+)\s+(\d+)$")
-TRACE_BUDGET = 100_000  # steps of the search for a path through a label's cells (self-touch)
-# beyond one a cell (a forced walk, without self-touch, takes one a cell: a 1000x1000 board's
-# path is 250,000 cells long)
+# steps of the search for a path through a label's cells (self-touch) beyond one a cell (a
+# forced walk, without self-touch, takes one a cell: a 1000x1000 board's path is 250,000 long)
+TRACE_BUDGET = 100_000
 
 
 class Unreadable(ValueError):
