@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from json import JSONEncoder
 
 # the cells of a record's paths from which numpy writes them: json.dumps is faster below (a
-# 40x20 board: 0.25 ms against 1.6; 10,000 cells: even; a million: 0.7 s against 0.2)
+# 40x20 board: 0.25 ms against 1.6; 10,000 cells: even; a million: 0.7 s against 0.29)
 ARRAYS_FROM = 10_000
 
 Status = Literal["solved", "unsolvable", "timeout", "limit", "error", "wrong"]
@@ -75,7 +75,9 @@ def paths_json(board: Board, paths: Paths) -> str | None:
     cell is one of the board's own tuples (`Board.cell_list`, known by identity); else None."""
     from json.encoder import encode_basestring_ascii as quoted  # (JSON output only)
 
-    if board.size >= ARRAYS_FROM:  # numpy writes them faster than a text a cell is made
+    # a large board's go to `cells_json`, which makes and keeps no text a cell (a board seen
+    # once: a million cells' texts took 0.6 s and 180 MB)
+    if board.size >= ARRAYS_FROM:
         return None
     texts = cell_texts(board.width, board.size)[1].get
     try:
@@ -127,39 +129,17 @@ def encoder() -> JSONEncoder:
 
 
 def cells_json(path: list) -> str:
-    """A path of (row, column) cells (non-negative ints) as JSON: [[r,c],...], its bytes
-    written by numpy for all cells at once (no Python object a cell: 0.07 s a million)."""
+    """A path of (row, column) cells (ints) as JSON: [[r,c],...]."""
     if not path:
         return "[]"
     rows, cols = cell_arrays(path)
-    return f"[{pairs_text(rows, cols)}]"
-
-
-def pairs_text(rows: np.ndarray, cols: np.ndarray) -> str:
-    """`[r,c],[r,c],...` for each row and column (non-negative ints): every pair written
-    in a fixed-width row of bytes (numbers padded by leading zeros), the padding then
-    dropped at once."""
-    row_digits, col_digits = digits(rows), digits(cols)
-    text = np.hstack([np.full((len(rows), 1), ord("["), dtype=np.uint8), row_digits[0],
-                      np.full((len(rows), 1), ord(","), dtype=np.uint8), col_digits[0],
-                      np.full((len(rows), 2), ord("]"), dtype=np.uint8)])
-    text[:, -1] = ord(",")
-    keep = np.hstack([np.ones((len(rows), 1), dtype=bool), row_digits[1],
-                      np.ones((len(rows), 1), dtype=bool), col_digits[1],
-                      np.ones((len(rows), 2), dtype=bool)])
-    return text[keep].tobytes()[:-1].decode("ascii")
-
-
-def digits(numbers: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Each non-negative number's decimal digits as bytes, padded by zeros to the widest
-    one's width (a row a number), and which of them are its own (not padding): looked up
-    in a table of the numbers up to the largest (a board's rows or columns: a few)."""
-    numbers = np.asarray(numbers, dtype=np.intp)
-    every = np.arange(int(numbers.max(initial=0)) + 1, dtype=np.int64)[:, None]
-    powers = 10 ** np.arange(len(str(len(every) - 1)) - 1, -1, -1, dtype=np.int64)
-    text = (every // powers % 10 + ord("0")).astype(np.uint8)
-    own = (every >= powers) | (powers == 1)
-    return np.take(text, numbers, axis=0), np.take(own, numbers, axis=0)
+    low = int(min(rows.min(), cols.min()))
+    texts = [str(n) for n in range(low, int(max(rows.max(), cols.max())) + 1)]
+    opening = np.array([f"[{t}," for t in texts], dtype=object)
+    closing = np.array([f"{t}]," for t in texts], dtype=object)
+    pieces = np.empty(2 * len(path), dtype=object)
+    pieces[0::2], pieces[1::2] = opening[rows - low], closing[cols - low]
+    return f"[{''.join(pieces.tolist())[:-1]}]"
 
 
 def board_fields(puzzle: Puzzle) -> dict[str, Any]:
