@@ -77,6 +77,10 @@ def paths_json(board: Board, paths: Paths) -> str | None:
     cell is one of the board's own tuples (`Board.cell_list`, known by identity); else None."""
     from json.encoder import encode_basestring_ascii as quoted  # (JSON output only)
 
+    # a large board's go to `cells_json`, which makes and keeps no text a cell (a board seen
+    # once: a million cells' texts took 0.6 s and 180 MB)
+    if board.size >= ARRAYS_FROM:
+        return None
     texts = cell_texts(board.width, board.size)[1].get
     try:
         return "{" + ",".join(f"{quoted(color)}:[{','.join(map(texts, map(id, path)))}]"

@@ -192,9 +192,11 @@ def test_a_small_record_is_written_as_json_writes_it_whatever_holds_its_cells(pa
 @settings(max_examples=60, deadline=None)
 @given(width=st.integers(2, 7), height=st.integers(2, 7), seed=st.integers(0, 10**6),
        own=st.sampled_from([0, 1, 2]),
-       file=st.sampled_from(["f.txt", 'a "paths":0, b\\', "\u00e9"]))
+       file=st.sampled_from(["f.txt", 'a "paths":0, b\\', "\u00e9"]),
+       arrays_from=st.sampled_from([0, 10**9]))
 def test_a_record_line_is_the_json_of_its_record_whatever_holds_its_cells(width, height, seed,
-                                                                         own, file):
+                                                                         own, file, arrays_from):
+    """On boards of any size: the cells' texts made once a board, or written by numpy."""
     puzzle, paths = random_level(Board(width, height), random.Random(seed))
     puzzle = replace(puzzle, file=file)
     for k, color in enumerate(paths):  # the board's own cell tuples, as the SAT backend
@@ -203,7 +205,8 @@ def test_a_record_line_is_the_json_of_its_record_whatever_holds_its_cells(width,
     for result in (Result("solved", paths, {"total_s": 0.5}, None, {"encoding": "e"}),
                    Result("unsolvable", stats={"rounds": 1})):
         expected = json.dumps(to_record(puzzle, result, "sat", Rules()), separators=(",", ":"))
-        assert record_line(puzzle, result, "sat", Rules()) == expected
+        with patch("flowsat.result.ARRAYS_FROM", arrays_from):
+            assert record_line(puzzle, result, "sat", Rules()) == expected
 
 
 def test_labels_json_escapes_are_written_as_json_writes_them():

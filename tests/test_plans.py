@@ -274,6 +274,8 @@ def test_a_set_timed_configuration_runs_each_set_in_one_process(tmp_path):
     for r in wholes:
         assert r["status"] == "solved" and r["answers"] == {"solved": 2}
         assert len(r["files"]) == 2 and r["wall_s"] >= r["startup_s"] * 0.5 > 0
+        assert r["puzzles"] == 2 and r["cells"] >= 2 * 25 and r["peak_mb"] > 0
+        assert 0 < r["stats"]["total_s"] < r["wall_s"]  # the answers' stage seconds, summed
     assert len(read_records(out)) == 4 + 2 * 2 * 2  # and the per-puzzle runs
     report = (out / "report.md").read_text()
     section = report.split("## Whole sets in one process")[1].split("\n## ")[0]

@@ -227,6 +227,16 @@ def test_boards_that_cannot_be_traced_say_why():
             trace(p, rows, Rules())
 
 
+@pytest.mark.parametrize("self_touch", [False, True])
+def test_a_path_longer_than_the_search_budget_still_traces(self_touch, monkeypatch):
+    """The budget bounds the search beyond one step a cell: a path of 250,000 cells (a
+    1000x1000 spiral) is no wrong answer (here a budget of 2 against a row of 30 cells)."""
+    monkeypatch.setattr("flowsat.program.answer.TRACE_BUDGET", 2)
+    p = Puzzle(("A" + "." * 28 + "A",))
+    rules = Rules(self_touch=self_touch)
+    assert trace(p, ("A" * 30,), rules) == {"A": [(0, c) for c in range(30)]}
+
+
 @settings(max_examples=30, deadline=None)
 @given(st.integers(2, 6), st.integers(2, 6), st.data())
 def test_any_filling_traces_back_to_its_paths(width, height, data):

@@ -16,7 +16,8 @@ from flowsat.bench.planfile import configuration
 from flowsat.bench.program_set import judge_all, set_text
 from flowsat.bench.report import write_report
 from flowsat.bench.summary import X
-from flowsat.bench.whole import SetRun, command, run_set
+from flowsat.bench.whole import SetRun, command, measured, run_set
+from flowsat.process import run_program
 from flowsat.program.answer import answer_rows
 from flowsat.puzzle import parse_puzzles, read_puzzles, solution_grid
 from flowsat.puzzle.rules import Rules
@@ -59,6 +60,21 @@ def test_a_program_answers_a_whole_set_on_stdin_each_answer_checked(three):
     assert got["status"] == "solved" and got["error"] is None
     assert got["answers"] == {"solved": 3, "unsolvable": 1}
     assert got["wall_s"] > 0 and got["cpu_s"] > 0 and got["startup_s"] > 0
+    assert got["puzzles"] == 4 and got["cells"] == 3 * 25 + 9 and got["peak_mb"] > 0
+
+
+def test_a_set_run_s_peak_memory_is_the_program_s_own_not_the_bench_s():
+    """Linux counts a forked child's parent's pages in the child's peak: the program starts
+    from `peak.py`, a process of a few MB, never from the bench (here holding 300 MB)."""
+    held = b"\1" * (300 * 2**20)
+    run = [sys.executable, "-S", "-c"]
+    small = measured(lambda argv: run_program(argv, None, 30.0), [*run, "pass"])
+    big = measured(lambda argv: run_program(argv, None, 30.0),
+                   [*run, "b = b'\\1' * (200 * 2**20); print(len(b))"])
+    assert small[0].returncode == 0 and small[3] < 100
+    assert big[0].stdout.strip() == str(200 * 2**20) and 200 <= big[3] < 300 and held
+    killed = measured(lambda argv: run_program(argv, None, 30.0), [*run, "import os; os.abort()"])
+    assert killed[0].returncode < 0  # died by its signal, as if started straight
 
 
 def test_a_board_that_breaks_the_rules_is_wrong_never_a_pass(three):

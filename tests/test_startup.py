@@ -41,6 +41,32 @@ def test_a_sat_run_of_a_text_file_imports_only_what_it_uses():
     assert not {m for m in modules if m.startswith(("flowsat.search", "flowsat.program"))}
 
 
+# what no `flowsat solve` of a puzzle file by sat needs: the drawing and plotting libraries,
+# the bench machinery, the generator, the pictures, the search and program backends
+NEVER_ON_A_SOLVE = ("rich", "matplotlib", "PIL", "dask", "flowsat.bench", "flowsat.generate",
+                    "flowsat.render.svg", "flowsat.render.animate", "flowsat.search",
+                    "flowsat.program", "flowsat.unique", "flowsat.difficulty")
+# the layers a sat solve goes through (docs/architecture.md), and nothing else of flowsat
+A_SOLVE_S_LAYERS = ("flowsat.commands.solve", "flowsat.commands.common", "flowsat.puzzle",
+                    "flowsat.sat", "flowsat.render.text", "flowsat.render.geometry",
+                    "flowsat.render.palette")
+
+
+@pytest.mark.parametrize(("args", "shown", "also"), [
+    ([], "solved", ()),
+    (["--format", "json"], "solved", ()),
+    (["--format", "rows"], "RBBBB\nRRYYB", ("flowsat.program",)),  # (solver programs' rows)
+])
+def test_a_solve_imports_neither_drawing_nor_plotting_nor_the_bench(args, shown, also):
+    """Counted, not timed: every module a one-puzzle run imports is paid at each start."""
+    modules, text = imported_by(["solve", *args, str(FIVE)])
+    assert shown in text
+    never = tuple(m for m in NEVER_ON_A_SOLVE if m not in also)
+    assert not {m for m in modules if m.split(".")[0] in never or m.startswith(never)}
+    ours = {m for m in modules if m.startswith("flowsat.") and m.count(".") > 1}
+    assert {m for m in ours if not m.startswith((*A_SOLVE_S_LAYERS, *also))} == set()
+
+
 def test_json_output_and_propagation_import_what_they_need():
     modules, text = imported_by(["solve", "--format", "json", "--deduce", "on", str(FIVE)])
     assert '"status":"solved"' in text
@@ -76,3 +102,28 @@ def test_the_options_solve_takes_by_name_are_options_of_its_command():
             assert ("--no-parity" in known) == (args is None)
     finally:
         command.fit(None)  # every option again, for the other tests' `app`
+
+
+@pytest.mark.parametrize(("args", "status", "said"), [
+    (["solve", "--format", "json", str(FIVE)], 0, '"status":"solved"'),
+    (["solve", str(PUZZLES / "unsolvable" / "crossing_3x3.txt")], 1, "unsolvable in"),
+    (["solve", "no-such-file.txt"], 2, "no-such-file.txt:1:1: no such file"),
+    (["solve", "--no-such-flag", str(FIVE)], 2, "No such option"),
+])
+def test_a_process_leaves_without_teardown_with_its_status_and_all_its_output(
+        args, status, said):
+    """`python -m flowsat` (and the `flowsat` script) ends by `os._exit` after the command:
+    the exit status and the output are those of an ordinary exit."""
+    run = subprocess.run([sys.executable, "-m", "flowsat", *args], capture_output=True,
+                         text=True, check=False)
+    assert run.returncode == status and said in run.stdout + run.stderr
+    assert not run.stdout or run.stdout.endswith("\n")
+
+
+@pytest.mark.parametrize(("code", "status"), [(None, 0), (0, 0), (3, 3), (True, 1),
+                                              ("a message", 1)])
+def test_the_exit_status_is_the_one_sys_exit_gives(code, status, capsys):
+    from flowsat.__main__ import exit_status
+
+    assert exit_status(code) == status
+    assert capsys.readouterr().err == ("a message\n" if isinstance(code, str) else "")

@@ -2,8 +2,9 @@
 
 `configs` names backend configurations; `plan` lists the runs; `workers` runs them, killing
 what passes its time; `records` keeps `results.jsonl` and `meta.json`; `sweep` ties these
-together for `flowsat bench`; `summary`, `competition`, `report`, `plots`, `html` and
-`reference` make the report.
+together for `flowsat bench`; `summary`, `competition`, `report` (with `markdown`,
+`standings`, `per_puzzle`, `growth`, `sheet`), `plots`, `html` and `reference` make the
+report.
 """
 
 from flowsat.bench.plan import load_puzzles

@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from flowsat.atomic import write_file
+from flowsat.bench.markdown import ms, number, row, table_head
 from flowsat.bench.records import read_meta, read_records
-from flowsat.bench.report import ms, number, row, table_head
 from flowsat.bench.summary import Entry, Record, median, tabulate
 from flowsat.result import UsageError
 from flowsat.sat.spec import CHOICES, load_spec

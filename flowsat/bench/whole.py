@@ -2,9 +2,10 @@
 `flowsat solve` a whole set, Python's start-up and imports paid once.
 
 Each run is one `flowsat solve --format json` of every puzzle file of a set, under the set's
-rules (`--jobs` as the configuration says, else every core), its clock and CPU (the process's
-and its children's) taken from outside; the answers are the lines it writes (each checked by
-flowsat solve itself). Each run also times `flowsat solve` of an empty folder: the start-up
+rules (`--jobs` as the configuration says, else every core), its clock, CPU (the process's
+and its children's) and peak memory taken by `peak.py`, a small process that starts it; the
+answers are the lines it writes (each checked by flowsat solve itself), their stage seconds
+summed. Each run also times `flowsat solve` of an empty folder: the start-up
 alone. A solver program (`program:COMMAND`) is timed the same way over the set written as one
 Numberlink file, its answers read back and checked here under the set's rules
 (`flowsat.bench.program_set`); its start-up is the program given no puzzle (`0 0`).
@@ -20,6 +21,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from flowsat.bench.configs import Config
@@ -31,6 +33,7 @@ from flowsat.program.options import program_argv
 from flowsat.puzzle.rules import Rules
 
 FILES = "*"  # a set run's `file`: every file of its set
+PEAK = Path(__file__).with_name("peak.py")  # run as a script: see its docstring
 FINISHED = ("solved", "unsolvable")
 
 
@@ -103,22 +106,50 @@ def set_limit(timeout: float, puzzles: int) -> float:
     return timeout * (puzzles + 1)
 
 
+def measured(start: Callable[[list[str]], Finished], argv: list[str]
+             ) -> tuple[Finished, float, float, float | None]:
+    """The program started through `peak.py`: how it ended, its wall and CPU seconds and its
+    peak memory (MB) as `peak.py` measured them (when it could not: the wall and CPU seen
+    from here, the peak unknown)."""
+    with tempfile.TemporaryDirectory(prefix="flowsat-peak-") as folder:
+        out = Path(folder, "peak")
+        begun = time.perf_counter()
+        finished, cpu = timed(lambda: start([sys.executable, "-S", str(PEAK), str(out), *argv]))
+        wall = round(time.perf_counter() - begun, 6)
+        try:
+            wall, cpu, peak = map(float, out.read_text(encoding="utf-8").split())
+        except (OSError, ValueError):  # killed at its deadline, or before it started
+            return finished, wall, cpu, None
+    return finished, wall, cpu, peak
+
+
 def run_set(run: SetRun, timeout: float) -> dict[str, Any]:
     """The outcome of a set run: `solved` when every puzzle was answered (solved or shown
     unsolvable), else the first other status; the answers counted; time_s the whole
-    process's wall clock, cpu_s its CPU; the start-up alone beside them."""
+    process's wall clock, cpu_s its CPU, peak_mb its peak memory, the backend's stage
+    seconds summed over the answers; the start-up alone beside them."""
     if run.config.backend == "program":
         return program_set(run, timeout)
     with tempfile.TemporaryDirectory(prefix="flowsat-empty-") as empty:
         started, started_cpu = timed(lambda: run_program(command(run, timeout, [empty]), None,
                                                          timeout))
-    start = time.perf_counter()
-    finished, cpu = timed(lambda: run_program(command(run, timeout, list(run.files)), None,
-                                              timeout * len(run.files) + 60.0))
-    wall = round(time.perf_counter() - start, 6)
-    answers = Counter(json.loads(line).get("status", "error")
-                      for line in finished.stdout.splitlines() if line.startswith("{"))
-    return outcome(finished, wall, cpu, answers, None, started, started_cpu)
+    finished, wall, cpu, peak = measured(
+        lambda argv: run_program(argv, None, timeout * len(run.files) + 60.0),
+        command(run, timeout, list(run.files)))
+    records = [json.loads(line) for line in finished.stdout.splitlines() if line.startswith("{")]
+    answers = Counter(r.get("status", "error") for r in records)
+    stages = Counter()
+    for r in records:
+        stages.update({k: v for k, v in (r.get("stats") or {}).items()
+                       if k.endswith("_s") and isinstance(v, int | float)})
+    return outcome(finished, wall, cpu, answers, None, started, started_cpu) | {
+        "peak_mb": peak, **size_of(load_puzzles(run.files)[0]),
+        "stats": {k: round(v, 6) for k, v in stages.items()}}
+
+
+def size_of(puzzles: list) -> dict[str, int]:
+    """A set's puzzles and cells, the record's `puzzles` and `cells`."""
+    return {"puzzles": len(puzzles), "cells": sum(p.board.size for p in puzzles)}
 
 
 def program_set(run: SetRun, timeout: float) -> dict[str, Any]:
@@ -131,11 +162,11 @@ def program_set(run: SetRun, timeout: float) -> dict[str, Any]:
         why = bad or "a solver program gets square boards with every cell filled"
         return outcome(started, 0.0, 0.0, Counter(), why, started, started_cpu)
     text = set_text(puzzles)
-    start = time.perf_counter()
-    finished, cpu = timed(lambda: run_on(text, argv, set_limit(timeout, len(puzzles))))
-    wall = round(time.perf_counter() - start, 6)
+    finished, wall, cpu, peak = measured(
+        lambda words: run_on(text, words, set_limit(timeout, len(puzzles))), argv)
     answers, problem = judge_all(finished.stdout, puzzles, run.place.rules)
-    return outcome(finished, wall, cpu, answers, problem, started, started_cpu)
+    return outcome(finished, wall, cpu, answers, problem, started, started_cpu) | {
+        "peak_mb": peak, **size_of(puzzles)}
 
 
 def outcome(finished: Finished, wall: float, cpu: float, answers: Counter, problem: str | None,

@@ -17,7 +17,9 @@ from flowsat.result import Result
 NO_SOLUTION = ("IMPOSSIBLE", "UNSOLVABLE")
 GAVE_UP = "UNKNOWN"
 HEADER = re.compile(r"(\d+)\s+(\d+)$")
-TRACE_BUDGET = 100_000  # steps of the search for a path through a label's cells (self-touch)
+# steps of the search for a path through a label's cells (self-touch) beyond one a cell (a
+# forced walk, without self-touch, takes one a cell: a 1000x1000 board's path is 250,000 long)
+TRACE_BUDGET = 100_000
 
 
 class Unreadable(ValueError):
@@ -103,7 +105,7 @@ def walk(puzzle: Puzzle, cells: set[Cell], start: Cell, goal: Cell,
                                         if n in cells and n not in on]
 
     ways = [steps(start)]
-    for _ in range(TRACE_BUDGET):
+    for _ in range(len(cells) + TRACE_BUDGET):
         if path[-1] == goal and len(path) == len(cells):
             return path
         if ways[-1] and (rules.self_touch or len(ways[-1]) == 1):
