@@ -13,7 +13,7 @@ from flowsat.puzzle.rules import Rules
 from flowsat.result import UsageError
 from flowsat.sat import rules, search
 from flowsat.sat.formula import encode
-from flowsat.sat.spec import changed_spec, load_spec
+from flowsat.sat.spec import CHOICES, changed_spec, load_spec
 from flowsat.solve import solve
 from tests.conftest import PUZZLES, ZUCKER, needs_shared, sat_search
 
@@ -184,3 +184,19 @@ def test_lazy_touch_adds_the_no_touch_clauses_where_a_model_touches():
         [(i, j, -edges.edge(i, j)) for i, j in touching])
     assert solve(puzzle, encoding="edges-binary+touch=lazy").status == "unsolvable"
     assert not encode(puzzle, "edges-binary+touch=lazy", rules=Rules(self_touch=True)).lazy_touch
+
+
+def test_every_choice_of_the_registry_names_what_writes_it():
+    """Each registered choice's class or function loads; the families, the printers and
+    `Spec.compiles` are made from the registry: a choice that does not compile keeps every
+    spec that takes it off the compiled boards."""
+    from flowsat.sat import choices
+
+    for choice in choices.CHOSEN:
+        for target in (choice.make, choice.write, choice.connect):
+            assert not target or callable(choices.loaded(target))
+        assert choice.name in CHOICES[choice.family]
+    spec = load_spec("edges-turns")
+    assert spec.compiles and all(f"{family}=" in spec.choices for family in CHOICES)
+    for change in ("cycles=squares", "deduce=true", "card=ladder", "links=dirtypes"):
+        assert not load_spec(f"edges-binary+{change}").compiles

@@ -14,9 +14,7 @@ from pysat.formula import IDPool
 # PySAT's pairwise encoding only knows bound 1; "pairwise" here is the direct binomial encoding
 # for any bound (one clause per subset), which is what small degree constraints want. PySAT's
 # bitwise and ladder encodings only know bound 1 too: other bounds use the direct encoding.
-PYSAT_METHODS = ("seqcounter", "sortnetwrk", "cardnetwrk", "bitwise", "ladder", "totalizer",
-                 "mtotalizer", "kmtotalizer")
-METHODS = ("pairwise", *PYSAT_METHODS)
+# The methods are the `card` choices of `flowsat.sat.choices`.
 
 
 @cache

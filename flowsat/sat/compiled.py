@@ -376,12 +376,11 @@ def board_key(puzzle: Puzzle, spec: Spec, rules: Rules, solver: str) -> tuple:
 
 
 def fits(spec: Spec, rules: Rules, board: Board, solver: str) -> bool:
-    """Whether a board can be compiled for the encoding and solver: edge variables with
-    binary codes and lazy cycle cuts (the default encodings and the proofs'), a PySAT solver
-    that keeps its state between calls, a board below COMPILE_UP_TO nodes."""
-    return (spec.links == "edges" and spec.cells == "binary" and spec.card == "pairwise"
-            and spec.cycles == "lazy" and not spec.deduce and solver in DIRECT_ADD
-            and graph(board).size <= COMPILE_UP_TO)
+    """Whether a board can be compiled for the encoding and solver: choices that compile
+    (`Spec.compiles`: edge variables with binary codes and lazy cycle cuts, the default
+    encodings and the proofs'), a PySAT solver that keeps its state between calls, a board
+    below COMPILE_UP_TO nodes."""
+    return spec.compiles and solver in DIRECT_ADD and graph(board).size <= COMPILE_UP_TO
 
 
 @dataclass

@@ -529,5 +529,3 @@ class EdgeColors(Edges):
                                     for c in ([-d, a, b], [-d, -a, -b])]
                     enc.clauses.append([e, -f, -g, *ds])
 
-
-FAMILIES = {"dirtypes": DirTypes, "edges": Edges, "edgecolors": EdgeColors}

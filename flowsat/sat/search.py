@@ -31,7 +31,6 @@ from flowsat.sat.estimate import Size, deduction_mb, formula_size, size_of
 from flowsat.sat.formula import Encoding, cell_count, encode
 from flowsat.sat.options import DEDUCE_FROM, SatOptions
 from flowsat.sat.oracle import FromScratch, Oracle, open_oracle, solver_name
-from flowsat.sat.spec import load_spec
 
 if TYPE_CHECKING:  # imported where used: only propagation on large boards needs it
     from flowsat.sat import residue
@@ -105,7 +104,7 @@ class Search:
         self.known, self.observe = known, observe
         self.deadline = None if limits.timeout is None else self.start + limits.timeout
         self.solver = solver_name(options.solver, limits.timeout)
-        self.spec, self.cap = load_spec(options.encoding), cap_mb(limits.max_memory)
+        self.spec, self.cap = options.spec, cap_mb(limits.max_memory)
         self.config: dict = {"encoding": self.spec.name, "solver": self.solver}
         self.stats: dict = {}
 
