@@ -68,12 +68,14 @@ def convert(
     jobs: Jobs = None,
 ) -> None:
     out = output.open("w", encoding="utf-8") if output else sys.stdout
-    rules = Rules(self_touch=allow_self_touch)
+    from flowsat.sat.kept import Kept
+
+    rules, kept = Rules(self_touch=allow_self_touch), Kept()
 
     def written(item: Puzzle) -> str | Result:
         paths = item.given_paths
         if format_named(to.value).needs_solution and paths is None:
-            result = solve_puzzle(item, rules=rules, timeout=timeout)
+            result = solve_puzzle(item, rules=rules, timeout=timeout, kept=kept)
             if result.status != "solved":
                 return result
             paths = result.paths
@@ -92,7 +94,7 @@ def convert(
         return 0
 
     try:
-        each_puzzle(files, max_cells, written, show, jobs)
+        each_puzzle(files, max_cells, written, show, jobs, kept)
     finally:
         if output:
             out.close()

@@ -205,6 +205,7 @@ def rate(
     jobs: Jobs = None,
 ) -> None:
     from flowsat import difficulty
+    from flowsat.sat.kept import Kept
 
     def show(item: Puzzle, rating: difficulty.Rating) -> int:
         if fmt is Format.json:
@@ -219,7 +220,9 @@ def rate(
         return 0 if rating.status == "solved" else EXIT.get(rating.status, 0)
 
     rules, nodes = Rules(self_touch=allow_self_touch), max_nodes or difficulty.MAX_NODES
-    each_puzzle(files, max_cells, lambda p: difficulty.rate(p, rules, nodes), show, jobs)
+    kept = Kept()
+    each_puzzle(files, max_cells, lambda p: difficulty.rate(p, rules, nodes, kept), show, jobs,
+                kept)
 
 
 @group.command("check-unique", help="""Tell, per puzzle, whether it has exactly one solution
@@ -248,6 +251,7 @@ def check_unique(
     budget = {} if max_conflicts is None else {"max_conflicts": max_conflicts}
 
     from flowsat import unique
+    from flowsat.sat.kept import Kept
 
     def show(item: Puzzle, found: unique.Uniqueness) -> int:
         if fmt is Format.json:
@@ -260,6 +264,6 @@ def check_unique(
                     typer.echo(draw(item, paths, color) + "\n", color=color)
         return 0 if found.verdict == "unique" else EXIT.get(found.verdict, 1)
 
-    rules = Rules(allow_self_touch)
-    each_puzzle(files, max_cells, lambda p: unique.check_unique(p, rules=rules, timeout=timeout,
-                                                                **budget), show, jobs)
+    rules, kept = Rules(allow_self_touch), Kept()
+    each_puzzle(files, max_cells, lambda p: unique.check_unique(
+        p, rules=rules, timeout=timeout, kept=kept, **budget), show, jobs, kept)

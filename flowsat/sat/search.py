@@ -8,19 +8,16 @@ solver instance, and the solver runs again (incrementally: nothing is rebuilt or
 
 from __future__ import annotations
 
-import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
-from types import ModuleType
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from flowsat.backend import NO_LIMITS, Limits, Observer
 from flowsat.memory import cap_mb, collector_paused, shown
-from flowsat.parallel import FRESH
 from flowsat.puzzle.model import Paths, Puzzle
 from flowsat.puzzle.rules import DEFAULT_RULES, Rules
 from flowsat.result import Result, UsageError
@@ -29,6 +26,7 @@ from flowsat.sat.deduce import OFF, ON, RESIDUE_SHARE, Propagation, corners_hold
 from flowsat.sat.encoder import Encoder
 from flowsat.sat.estimate import Size, deduction_mb, formula_size, size_of
 from flowsat.sat.formula import Encoding, cell_count, encode
+from flowsat.sat.kept import Kept
 from flowsat.sat.options import DEDUCE_FROM, SatOptions
 from flowsat.sat.oracle import FromScratch, Oracle, open_oracle, solver_name
 
@@ -42,7 +40,8 @@ DEFAULTS = SatOptions()
 @collector_paused()
 def search(puzzle: Puzzle, limit: int, options: SatOptions = DEFAULTS,
            rules: Rules = DEFAULT_RULES, limits: Limits = NO_LIMITS, *,
-           known: Sequence[Paths] = (), observe: Observer | None = None) -> Answer:
+           known: Sequence[Paths] = (), observe: Observer | None = None,
+           kept: Kept | None = None) -> Answer:
     """Up to `limit` distinct solutions, each one blocked before the next is looked for.
 
     With limit > 1 the stats say how many were found (`solutions`) and whether the search ran
@@ -57,40 +56,10 @@ def search(puzzle: Puzzle, limit: int, options: SatOptions = DEFAULTS,
     `observe("model", paths, cycles)` is called with each model that has cycles, before they
     are cut (for animations). A formula whose estimate (then whose built size) passes
     `limits.max_memory` MB (default: `memory.default_cap_mb()`) is not built (not loaded):
-    status `limit`.
+    status `limit`. `kept` is what the caller keeps from one puzzle to the next (its compiled
+    boards: `flowsat.sat.kept`); None: the puzzle is encoded alone.
     """
-    return Search(puzzle, limit, options, rules, limits, known, observe).run()
-
-
-# a run's first puzzle (`compiled.Boards.first`'s arguments: the puzzle, then its cost once
-# solved), until the compiled boards are imported
-FIRST: list[list] = []
-BLOCK: list[Puzzle] = []  # the block under way's puzzles (`flowsat.parallel`; none: no block)
-
-
-def forget_boards(items: Sequence = ()) -> None:
-    """The compiled boards' solvers and the puzzles seen forgotten: a block of puzzles starts
-    afresh (`flowsat.parallel.FRESH`), its items told (`BLOCK`, the puzzles among them). Their
-    formulas are kept from then on (`compiled.FORMULAS`): a block after the first here (the
-    module is imported from a run's first block of more than one puzzle on, or its second
-    puzzle) may load them."""
-    FIRST.clear()
-    BLOCK[:] = [item for item in items if isinstance(item, Puzzle)]
-    if (compiled := sys.modules.get("flowsat.sat.compiled")) is not None:
-        compiled.BOARDS.clear(BLOCK)
-        compiled.FORMULAS.keeping = True
-
-
-FRESH.append(forget_boards)
-
-
-def boards_imported() -> ModuleType:
-    """The compiled boards' module, imported now (not at the top: see
-    `Search.on_compiled_board`) and told the block under way."""
-    from flowsat.sat import compiled
-
-    compiled.BOARDS.clear(BLOCK)
-    return compiled
+    return Search(puzzle, limit, options, rules, limits, known, observe, kept).run()
 
 
 class Search:
@@ -98,10 +67,11 @@ class Search:
     cap, what its result names (`config`) and its stats so far."""
 
     def __init__(self, puzzle: Puzzle, limit: int, options: SatOptions, rules: Rules,
-                 limits: Limits, known: Sequence[Paths] = (), observe: Observer | None = None):
+                 limits: Limits, known: Sequence[Paths] = (), observe: Observer | None = None,
+                 kept: Kept | None = None):
         self.start = time.perf_counter()
         self.puzzle, self.limit, self.options, self.rules = puzzle, limit, options, rules
-        self.known, self.observe = known, observe
+        self.known, self.observe, self.kept = known, observe, kept
         self.deadline = None if limits.timeout is None else self.start + limits.timeout
         self.solver = solver_name(options.solver, limits.timeout)
         self.spec, self.cap = options.spec, cap_mb(limits.max_memory)
@@ -126,32 +96,37 @@ class Search:
     def compiles(self) -> bool:
         """Whether the board's compiled solver may answer: asked for, and no conflict budget
         (a budget must end the same way whatever the solver met before)."""
-        return self.options.compiled == "auto" and self.options.max_conflicts is None
+        return (self.kept is not None and self.options.compiled == "auto"
+                and self.options.max_conflicts is None)
 
     def on_compiled_board(self) -> tuple | None:
         """`compiled.attempt`: the puzzle on its board's compiled solver, or None (the board's
-        first puzzle alone, or one that does not fit). The module is imported from a block of
-        more than one puzzle on, else from the second search: a run of one puzzle pays nothing
-        for it (its first puzzle waits in `FIRST`, to count as its board's first)."""
-        if (compiled := sys.modules.get("flowsat.sat.compiled")) is None:
-            if not FIRST and len(BLOCK) < 2:
-                FIRST.append([self.puzzle, self.spec, self.rules, self.solver, self.cap])
-                return None
-            compiled = boards_imported()
-        while FIRST:
-            compiled.BOARDS.first(*FIRST.pop())
-        return compiled.attempt(self.puzzle, self.limit, self.spec, self.rules, self.solver,
-                                self.cap, trace, self.deadline, self.known,
+        first puzzle alone, or one that does not fit). The boards are made from a block of
+        more than one puzzle on, else from the second search: a run of one puzzle pays
+        nothing for them (its first puzzle waits in `Kept.first`, to count as its board's
+        first)."""
+        kept = self.kept
+        if kept.waits():
+            kept.first.append([self.puzzle, self.spec, self.rules, self.solver, self.cap])
+            return None
+        boards = kept.compiled()
+        from flowsat.sat import compiled
+
+        return compiled.attempt(boards, self.puzzle, self.limit, self.spec, self.rules,
+                                self.solver, self.cap, trace, self.deadline, self.known,
                                 self.options.max_conflicts, self.observe)
 
     def measured(self, literals: int) -> None:
         """The per-puzzle route's cost on a puzzle the compiled route could have answered,
-        for its board's choice of route (`compiled.Boards.measured`)."""
-        if FIRST:  # the run's first puzzle (this one): told with it
-            FIRST[-1] += [self.stats, literals]
-        elif (compiled := sys.modules.get("flowsat.sat.compiled")) is not None:
-            key = compiled.board_key(self.puzzle, self.spec, self.rules, self.solver)
-            compiled.BOARDS.measured(key, False, compiled.cost(self.stats, literals))
+        for its board's choice of route (`boards.Boards.measured`)."""
+        kept = self.kept
+        if kept.first:  # the run's first puzzle (this one): told with it
+            kept.first[-1] += [self.stats, literals]
+        elif (boards := kept.boards) is not None:
+            from flowsat.sat.boards import board_key, cost
+
+            key = board_key(self.puzzle, self.spec, self.rules, self.solver)
+            boards.measured(key, False, cost(self.stats, literals))
 
     def by_deduction(self, forced: Forced) -> Answer:
         """By propagation and the residue formula (or none: a contradiction)."""
