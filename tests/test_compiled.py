@@ -13,16 +13,18 @@ from pathlib import Path
 
 import pytest
 
+from flowsat.backend import NO_LIMITS
 from flowsat.generate.cover import random_level
 from flowsat.generate.filling import puzzle_of, random_filling
 from flowsat.puzzle.board import Board
 from flowsat.puzzle.formats import PuzzleError
 from flowsat.puzzle.model import EMPTY, Puzzle
 from flowsat.puzzle.rules import Rules
-from flowsat.sat import board_cnf, boards, compiled
+from flowsat.sat import BACKEND, board_cnf, boards, compiled
 from flowsat.sat.board_cnf import compile_board
 from flowsat.sat.kept import Kept
 from flowsat.sat.oracle import Oracle, release
+from flowsat.sat.search import Search
 from flowsat.sat.spec import load_spec
 from flowsat.solve import solve as solve_alone
 from flowsat.unique import check_unique
@@ -291,7 +293,8 @@ def test_a_timeout_drops_the_board_and_the_next_puzzle_compiles_anew(monkeypatch
     with monkeypatch.context() as patched:
         patched.setattr(compiled, "walk", interrupt)  # as a timeout's signal would
         with pytest.raises(KeyboardInterrupt):
-            compiled.search(KEPT.boards, board, pack[0], 1, Rules(), trace=interrupt)
+            compiled.search(KEPT.boards, board, Search(pack[0], 1, BACKEND.options(), Rules(),
+                                                       NO_LIMITS))
     assert not KEPT.boards.boards
     assert solve(pack[2], "sat").stats["board_puzzles"] == 0
 

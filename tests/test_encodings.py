@@ -11,8 +11,10 @@ from flowsat.checker import problems
 from flowsat.puzzle import Puzzle, read_puzzles
 from flowsat.puzzle.rules import Rules
 from flowsat.result import UsageError
-from flowsat.sat import rules, search
+from flowsat.sat import rules
 from flowsat.sat.formula import encode
+from flowsat.sat.fresh import Fresh
+from flowsat.sat.loop import next_solution
 from flowsat.sat.spec import CHOICES, changed_spec, load_spec
 from flowsat.solve import solve
 from tests.conftest import PUZZLES, ZUCKER, needs_shared, sat_search
@@ -177,7 +179,7 @@ def test_lazy_touch_adds_the_no_touch_clauses_where_a_model_touches():
     on = {edges.edge(enc.index(a), enc.index(b)) for a, b in pairwise(around)}
     model = [v if v in on else -v for v in range(1, enc.top + 1)]
     oracle, stats = ScriptedOracle([model]), {"solve_s": 0, "rounds": 0, "cycle_cuts": 0}
-    answer, _, _ = search.next_solution(formula, oracle, None, stats)
+    answer, _, _ = next_solution(Fresh(formula, oracle, None, stats, 1, ()))
     assert answer is False and stats["touch_cuts"] == 2
     touching = [(enc.index((0, 0)), enc.index((1, 0))), (enc.index((0, 1)), enc.index((1, 1)))]
     assert oracle.added == encode(puzzle, "edges-binary+touch=lazy").differ(

@@ -6,8 +6,8 @@ that writes clauses of its own) the function that writes them. `spec.CHOICES`,
 Adding a choice is one `Choice` here plus its module: `cycles = "squares"` below is the
 pattern (a function `(enc, links, rules)` that writes its clauses through the `Encoder`).
 A choice whose connectivity lives in the solver (a propagator) names, as `connect`, a
-function `(formula) -> object | None` that gives the object the route attaches to the
-solver before the first solve (`flowsat.sat.loop`).
+function `(formula, solver) -> engine` that attaches its engine to the PySAT solver before
+the first solve (`flowsat.sat.fresh.carried`); the engine's `stats` join the search's.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ class Choice(NamedTuple):
     compiles: bool = False  # whether a board compiled once carries it (`sat.compiled`)
     write: str = ""  # "module:function" writing its clauses, `(enc, links, rules)`
     make: str = ""  # "module:class" of a cells or links family (its clauses)
-    connect: str = ""  # "module:function": what the solver carries, `(formula) -> object`
+    connect: str = ""  # "module:function" attaching an engine, `(formula, solver) -> engine`
 
     def problem(self, chosen: dict[str, object]) -> str | None:
         """Why this choice does not go with the others chosen, if it does not."""
@@ -60,7 +60,7 @@ CHOSEN = (
     Choice("cells", "onehot", make="flowsat.sat.cells:OneHot"),
     Choice("cells", "binary", compiles=True, make="flowsat.sat.cells:Binary"),
     Choice("cells", "none", (("links", ("edgecolors",)),), make="flowsat.sat.cells:NoCells"),
-    Choice("links", "dirtypes", make="flowsat.sat.links:DirTypes"),
+    Choice("links", "dirtypes", make="flowsat.sat.dirtypes:DirTypes"),
     Choice("links", "edges", compiles=True, make="flowsat.sat.links:Edges"),
     Choice("links", "edgecolors", (("cells", ("none",)),), make="flowsat.sat.links:EdgeColors"),
     Choice("card", "pairwise", compiles=True),  # the direct encoding (`sat.card`)

@@ -1,35 +1,38 @@
 """The compiled route: a puzzle solved on its board's compiled solver (`flowsat.sat.boards`),
 its dots as assumptions (`board_cnf`): which nodes are dots and each dot's color code.
 
-Decoding is the per-puzzle route's (`trace`, given by the caller), sped up by `walk`.
+Decoding is the per-puzzle route's (`trace`), sped up by `walk`; the loop is the one of every
+route (`flowsat.sat.loop`).
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import pairwise
 from operator import mul
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from flowsat.puzzle.model import Paths, Puzzle
+from flowsat.puzzle.model import Cell, Paths, Puzzle
 from flowsat.puzzle.rules import Rules
 from flowsat.sat.board_cnf import Tables
 from flowsat.sat.boards import Boards, Compiled, cost
+from flowsat.sat.decode import trace
 from flowsat.sat.encoder import Encoder
-from flowsat.sat.spec import Spec
+from flowsat.sat.loop import Decoded, solutions
 
-Trace = Callable[[Encoder, np.ndarray], object]  # decode.trace: paths, cycles, colors
-Observer = Callable[[str, Paths, list], None]
-
+if TYPE_CHECKING:
+    from flowsat.sat.search import Search
 
 @dataclass
 class Run:
-    """One puzzle's search on a compiled board: its assumptions, its selector (for blocked
-    solutions), its budget and stats."""
+    """One puzzle's search on a compiled board, as the loop takes it (`loop.Route`): its
+    assumptions, its selector (for blocked solutions), its budget and stats; `rule`: the
+    uniqueness switch still assumed (it is the first assumption), `relaxes`: whether it may
+    be switched off (one solution looked for, none known)."""
 
     board: Compiled
     puzzle: Puzzle
@@ -39,14 +42,16 @@ class Run:
     deadline: float | None
     end: int | None = None  # the solver's conflict count where the budget ends
     selector: int = 0
+    relaxes: bool = False
+    rule: bool = True
 
     @cached_property
     def enc(self) -> Encoder:
         """The puzzle's encoder, for what `walk` leaves to `trace` and for known paths."""
         return Encoder(self.puzzle, "pairwise", self.rules)
 
-    def solve(self, assumptions: list[int]) -> bool | None:
-        sat = self.board.sat
+    def solve(self) -> bool | None:
+        sat, assumptions = self.board.sat, self.assumed
         if self.deadline is not None and time.perf_counter() > self.deadline:
             return None
         if self.end is None:
@@ -54,7 +59,62 @@ class Run:
         left = self.end - sat.stats().get("conflicts", 0)
         return None if left <= 0 else sat.solve_within(left, assumptions)
 
-    def block(self, clause: list[int]) -> None:
+    @property
+    def assumed(self) -> list[int]:
+        """The assumptions of the next solve (the uniqueness switch left out once off)."""
+        return self.assumptions[1 if self.board.unique and not self.rule else 0:]
+
+    def model(self) -> list[int]:
+        return self.board.sat.model()
+
+    def decode(self, model: list[int]) -> Decoded:
+        """The model walked from the dots (`walk`), or, where there is more to it (cycles, a
+        broken path), traced (`trace`)."""
+        board = self.board
+        walked = walk(board, self.puzzle, model)
+        if walked is not None:
+            paths, touching = walked
+            return Decoded(paths, (), touching)
+        traced = trace(self.enc, board.links.links(model))
+        touching = (board.links.touching(traced.colors(self.enc.size), model)
+                    if board.lazy_touch else [])
+        return Decoded(traced.paths, traced.cycles, touching)
+
+    def cuts(self, decoded: Decoded, model: list[int]) -> list[list[int]]:
+        """Each cycle cut for every puzzle on the board (or one of its nodes is a dot), the
+        touches ruled out (`differ`)."""
+        board = self.board
+        cuts = [board.links.cut_dots(c, model) for c in decoded.cycles] + differ(
+            board, decoded.touching)
+        if not cuts:
+            raise AssertionError(f"{self.puzzle.name}: a model breaks a stated touch")
+        self.stats["cycle_cuts"] += len(decoded.cycles)
+        if decoded.touching:
+            self.stats["touch_cuts"] = self.stats.get("touch_cuts", 0) + len(decoded.touching)
+        return cuts
+
+    def add(self, clauses: list[list[int]]) -> None:
+        """Clauses kept on the board for its next puzzles too."""
+        board = self.board
+        board.sat.extend(clauses)
+        board.clauses += len(clauses)
+        board.cuts += len(clauses)
+
+    def block(self, model: list[int]) -> None:
+        self.selected(self.board.links.block(model))
+
+    def relax(self) -> bool:
+        """The uniqueness switch off, and every no-self-touch clause stated (kept)."""
+        if not (self.rule and self.board.unique and self.relaxes):
+            return False
+        state_all_touches(self.board)
+        self.rule = False
+        return True
+
+    def cells(self, cycles: list[list[int]]) -> list[list[Cell]]:
+        return [[self.enc.cell(i) for i in c] for c in cycles]
+
+    def selected(self, clause: list[int]) -> None:
         """A clause for this puzzle alone, under its selector."""
         if not self.selector:
             self.selector = self.board.enc.new_var("puzzle", self.board.puzzles)
@@ -143,70 +203,50 @@ def touches(t: Tables, walked: list[list[int]]) -> int:
     return count
 
 
-def attempt(boards: Boards, puzzle: Puzzle, limit: int, spec: Spec, rules: Rules, solver: str,
-            cap: float, trace: Trace, deadline: float | None = None, known: Sequence[Paths] = (),
-            max_conflicts: int | None = None, observe: Observer | None = None
-            ) -> tuple[bool | None, list[Paths], int, bool, dict] | None:
-    """`flowsat.sat.search` on the puzzle's compiled board, as `Search.finished` takes it
-    (answer, solutions, limit, out of budget, stats), or None: the per-puzzle route (the
-    board's first puzzle, a board that does not fit or whose formula passes the cap)."""
-    board = boards.get(puzzle, spec, rules, solver, cap)
-    if board is None or board.size.mb > cap:
+def attempt(boards: Boards, asked: Search) -> tuple | None:
+    """The search asked on the puzzle's compiled board, as `Search.finished` takes it
+    (answer, solutions, out of budget, stats), or None: the per-puzzle route (the board's
+    first puzzle, a board that does not fit or whose formula passes the cap)."""
+    board = boards.get(asked.puzzle, asked.spec, asked.rules, asked.solver, asked.cap)
+    if board is None or board.size.mb > asked.cap:
         return None
-    answer, found, stats, out = search(boards, board, puzzle, limit, rules, trace, deadline, known,
-                                       max_conflicts, observe)
+    answer, found, stats, out = search(boards, board, asked)
     if boards.measured(board.key, True, cost(stats)):
         stats["compiled_lost"] = True  # the board's next puzzles go the per-puzzle route
-    return answer, found, limit, out, stats
+    return answer, found, out, stats
 
 
-def search(boards: Boards, board: Compiled, puzzle: Puzzle, limit: int, rules: Rules, trace: Trace,
-           deadline: float | None = None, known: Sequence[Paths] = (),
-           max_conflicts: int | None = None, observe: Observer | None = None
+def search(boards: Boards, board: Compiled, asked: Search
            ) -> tuple[bool | None, list[Paths], dict, bool]:
-    """`flowsat.sat.search` on a compiled board: the last answer (False: no more solutions, None:
-    stopped), the solutions, the stats, and whether the conflict budget ran out. Any
+    """The search asked, on a compiled board: the last answer (False: no more solutions,
+    None: stopped), the solutions, the stats, and whether the conflict budget ran out. Any
     exception (a timeout) drops the board: its solver may be half way through a call."""
     try:
-        return search_on(boards, board, puzzle, limit, rules, trace, deadline, known, max_conflicts,
-                         observe)
+        return search_on(board, asked, boards)
     except BaseException:
         boards.drop(board)
         raise
 
 
-def search_on(boards: Boards, board: Compiled, puzzle: Puzzle, limit: int, rules: Rules,
-              trace: Trace, deadline: float | None, known: Sequence[Paths],
-              max_conflicts: int | None, observe: Observer | None
+def search_on(board: Compiled, asked: Search, boards: Boards
               ) -> tuple[bool | None, list[Paths], dict, bool]:
     """`search` (its exceptions not caught)."""
     start = time.perf_counter()
-    sat = board.sat
+    sat, puzzle, limit, known = board.sat, asked.puzzle, asked.limit, asked.known
     before = board.counted or sat.stats()  # (the solver ran for nothing else since)
     stats = {"route": "compiled", "variables": board.enc.top, "clauses": board.clauses,
              "cuts_kept": board.cuts, "board_puzzles": board.puzzles, "cycle_cuts": 0,
              "rounds": 0, "solve_s": 0.0, "decode_s": 0.0, "load_s": 0.0}
     if board.puzzles == 0:
         stats["compile_s"] = board.compile_s
-    run = Run(board, puzzle, rules, assumptions_of(board, puzzle), stats, deadline,
-              None if max_conflicts is None else before.get("conflicts", 0) + max_conflicts)
+    budget = asked.options.max_conflicts
+    run = Run(board, puzzle, asked.rules, assumptions_of(board, puzzle), stats, asked.deadline,
+              None if budget is None else before.get("conflicts", 0) + budget,
+              relaxes=limit == 1 and not known, rule=bool(board.unique))
     for paths in known:
         block_known(run, paths)
     stats["encode_s"] = time.perf_counter() - start
-    found: list[Paths] = []
-    rule = bool(board.unique)  # the corner rule on (assumed: the first assumption)
-    while len(found) < limit:
-        answer, paths, model = next_solution(
-            run, trace, observe, run.assumptions[1 if board.unique and not rule else 0:])
-        if answer is False and rule and limit == 1 and not known:  # the fall-back
-            state_all_touches(board)
-            rule = False
-            continue
-        if answer is not True:
-            break
-        found.append(paths)
-        if len(found) < limit:
-            run.block(board.links.block(model))
+    answer, found = solutions(run, limit, asked.observe)
     run.retire()
     board.puzzles += 1
     after = board.counted = sat.stats()  # before a worn solver is released
@@ -214,47 +254,10 @@ def search_on(boards: Boards, board: Compiled, puzzle: Puzzle, limit: int, rules
         boards.drop(board)
         stats["fresh_solver"] = True  # the next puzzle on the board compiles it anew
     if board.unique and limit == 1 and not known:
-        stats["uniqueness"] = "uniqueness rule" if rule else "complete"
+        stats["uniqueness"] = "uniqueness rule" if run.rule else "complete"
     stats.update({k: v - before.get(k, 0) for k, v in after.items()})
     out_of_budget = run.end is not None and after.get("conflicts", 0) >= run.end
     return answer, found, stats, out_of_budget
-
-
-def next_solution(run: Run, trace: Trace, observe: Observer | None, assumptions: list[int]
-                  ) -> tuple[bool | None, Paths | None, list[int] | None]:
-    """`Search.solutions` on a compiled board: the cuts kept for every puzzle."""
-    board, stats = run.board, run.stats
-    while True:
-        t = time.perf_counter()
-        answer = run.solve(assumptions)
-        stats["solve_s"] += time.perf_counter() - t
-        stats["rounds"] += 1
-        if answer is not True:
-            return answer, None, None
-        t = time.perf_counter()
-        model = board.sat.model()
-        walked = walk(board, run.puzzle, model)
-        if walked is not None:
-            (paths, touching), cycles = walked, []
-        else:  # cycles (or a broken path: BrokenModel)
-            traced = trace(run.enc, board.links.links(model))
-            paths, cycles = traced.paths, traced.cycles
-            touching = (board.links.touching(traced.colors(run.enc.size), model)
-                        if board.lazy_touch else [])
-        stats["decode_s"] += time.perf_counter() - t
-        if not cycles and not touching:
-            return True, paths, model
-        if observe and cycles:
-            observe("model", paths, [[run.enc.cell(i) for i in c] for c in cycles])
-        cuts = [board.links.cut_dots(c, model) for c in cycles] + differ(board, touching)
-        if not cuts:
-            raise AssertionError(f"{run.puzzle.name}: a model breaks a stated touch")
-        board.sat.extend(cuts)
-        board.clauses += len(cuts)
-        board.cuts += len(cuts)
-        stats["cycle_cuts"] += len(cycles)
-        if touching:
-            stats["touch_cuts"] = stats.get("touch_cuts", 0) + len(touching)
 
 
 def differ(board: Compiled, pairs: list[tuple[int, int, int]]) -> list[list[int]]:
@@ -287,7 +290,7 @@ def block_known(run: Run, paths: Paths) -> None:
         raise ValueError(f"{enc.puzzle.name}: the known paths are not a solution")
     on = np.array([(i, j) in linked for i, j in enc.edges], dtype=bool)
     given = np.where(on, links.var_array, -links.var_array).tolist()
-    rule_off = run.assumptions[1 if run.board.unique else 0:]
+    rule_off = run.assumptions[1 if run.board.unique else 0:]  # (found with the rule off)
     if run.board.sat.solve(None, rule_off + given) is not True:
         raise ValueError(f"{enc.puzzle.name}: the known paths are not a solution")
-    run.block((-links.var_array[on]).tolist())
+    run.selected((-links.var_array[on]).tolist())
