@@ -3,14 +3,19 @@ reads its models and adds clauses to it as the search goes (`Encoding`)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from flowsat.puzzle.model import Puzzle
 from flowsat.puzzle.rules import DEFAULT_RULES, Rules
-from flowsat.sat import links
 from flowsat.sat import rules as board_rules
 from flowsat.sat.choices import REGISTRY, loaded
 from flowsat.sat.encoder import Encoder
 from flowsat.sat.options import LEAN_FROM
 from flowsat.sat.spec import Spec, load_spec
+
+if TYPE_CHECKING:
+    from flowsat.sat.dirtypes import DirTypes
+    from flowsat.sat.links import Edges
 
 WRITTEN = ("deduce", "cycles")  # the families whose choices write clauses, in this order
 
@@ -21,7 +26,7 @@ class Encoding:
     dataclass costs every start some 1.5 M instructions.)"""
 
     def __init__(self, spec: Spec, enc: Encoder, cells: object,
-                 links: links.DirTypes | links.Edges, unique: int = 0, lazy_touch: bool = False):
+                 links: DirTypes | Edges, unique: int = 0, lazy_touch: bool = False):
         self.spec, self.enc, self.cells, self.links = spec, enc, cells, links
         self.unique = unique
         self.lazy_touch = lazy_touch  # the no-self-touch clauses come where a model touches
