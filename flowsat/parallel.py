@@ -45,10 +45,9 @@ if TYPE_CHECKING:
 # again in every worker cost more than the items save (see docs/solving.md, --jobs).
 MIN_ITEMS_A_WORKER = 8
 # Items of the first two blocks, and of any block at most (see the module docstring): each
-# block starts its boards on fresh solvers (some 20 M instructions a block on packs of 5x5
-# to 9x9 boards, callgrind; their formulas are kept: sat.boards.Formulas) and is handed
-# out whole: fewer blocks than workers leave workers idle, and so does a long last block
-# (docs/performance.md, blocks)
+# block starts its boards on fresh solvers (their formulas are kept: sat.boards.Formulas)
+# and is handed out whole: fewer blocks than workers leave workers idle, and so does a long
+# last block (docs/performance.md, blocks)
 BLOCK = 16
 MAX_BLOCK = 256
 STOP_GRACE = 1.0  # seconds a worker has to end after SIGTERM

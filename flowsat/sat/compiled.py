@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from itertools import pairwise
 from operator import mul
-from typing import TYPE_CHECKING
+from typing import Any
 
 import numpy as np
 
@@ -24,8 +24,7 @@ from flowsat.sat.decode import trace
 from flowsat.sat.encoder import Encoder
 from flowsat.sat.loop import Decoded, solutions
 
-if TYPE_CHECKING:
-    from flowsat.sat.search import Search
+Search = Any  # `flowsat.sat.search.Search`, which imports this module: what a search asks
 
 @dataclass
 class Run:

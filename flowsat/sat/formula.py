@@ -23,7 +23,7 @@ WRITTEN = ("deduce", "cycles")  # the families whose choices write clauses, in t
 class Encoding:
     """A puzzle's CNF, the families that know how to read its models, and the variable that
     switches the uniqueness rule on (0 when the encoding has none). (A plain class: making a
-    dataclass costs every start some 1.5 M instructions.)"""
+    dataclass costs every start its making: docs/performance.md.)"""
 
     def __init__(self, spec: Spec, enc: Encoder, cells: object,
                  links: DirTypes | Edges, unique: int = 0, lazy_touch: bool = False):

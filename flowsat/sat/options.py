@@ -20,7 +20,7 @@ COMPILED = ("auto", "off")
 DEDUCE_FROM = 10_000  # cells: where `deduce` is auto, boards this large propagate first
 # cells: boards this large take `degree = "turns"` and `codes = "short"` (on smaller ones the
 # tables they need cost more than the clauses they save: direct degrees, whole codes; 50, not
-# 150, since the tables are shared per board: docs/notes/2026-11-23-speed.md, stop 23)
+# 150, since the tables are shared per board: docs/notes/2026-11-23-speed.md, "stop 23")
 LEAN_FROM = 50
 
 

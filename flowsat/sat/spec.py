@@ -16,7 +16,7 @@ CHOICES = FAMILIES  # each family's choices (`flowsat.sat.choices`)
 
 class Spec(NamedTuple):
     """One named encoding: what it chooses for each family, and why (in its file). (A named
-    tuple: a frozen dataclass of its twelve fields costs every start some 6 M instructions.)"""
+    tuple: a frozen dataclass of its twelve fields costs every start its making.)"""
 
     name: str
     summary: str
