@@ -2,6 +2,7 @@
 the same on every run, where wall times on a shared 2-core machine vary up to 2x.
 
     python benchmarks/instructions.py SET... [--build NAME=PYTHON]... [--what process,warm,encode]
+                                     [--pack FILE]...
 
 Each build is a Python with flowsat installed (default: this one, as `flowsat`), e.g. the
 venvs of two commits. Counted, in millions, with `PYTHONHASHSEED=0 OPENBLAS_NUM_THREADS=1`:
@@ -110,6 +111,8 @@ def main() -> int:
     parser.add_argument("--build", action="append", default=[], metavar="NAME=PYTHON")
     parser.add_argument("--what", default=",".join(MEASURES))
     parser.add_argument("--size", type=int, default=1002, help="the spirals' size")
+    parser.add_argument("--pack", action="append", default=[], metavar="FILE",
+                        help="a Numberlink file of the `packs` set (race.py's), repeated")
     args = parser.parse_args()
     if shutil.which("valgrind") is None:
         print("instructions.py: valgrind is not on the PATH", file=sys.stderr)

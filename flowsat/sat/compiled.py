@@ -26,6 +26,7 @@ from flowsat.sat.loop import Decoded, solutions
 
 Search = Any  # `flowsat.sat.search.Search`, which imports this module: what a search asks
 
+
 @dataclass
 class Run:
     """One puzzle's search on a compiled board, as the loop takes it (`loop.Route`): its

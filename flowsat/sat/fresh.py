@@ -11,7 +11,7 @@ from itertools import pairwise
 
 from flowsat.puzzle.model import Cell, Paths
 from flowsat.result import UsageError
-from flowsat.sat.choices import chosen, loaded
+from flowsat.sat.choices import chosen, loaded, shown
 from flowsat.sat.decode import BrokenModel, trace
 from flowsat.sat.formula import Encoding
 from flowsat.sat.loop import Budget, Decoded
@@ -90,12 +90,13 @@ def carried(formula: Encoding, sat: Oracle | FromScratch) -> object | None:
         if not choice.connect:
             continue
         if not isinstance(sat, Oracle):
-            raise UsageError(f"{choice.family} = {choice.name} needs a PySAT solver, not "
-                             f"{sat.name}")
+            raise UsageError(f"{choice.family} = {shown(choice.name)} needs a PySAT solver, "
+                             f"not {sat.name}")
         try:
             return loaded(choice.connect)(formula, sat.solver)
         except NotImplementedError as err:  # PySAT: a solver without IPASIR-UP
-            raise UsageError(f"{choice.family} = {choice.name} on {sat.name}: {err}") from None
+            raise UsageError(f"{choice.family} = {shown(choice.name)} on {sat.name}: {err}"
+                             ) from None
     return None
 
 
