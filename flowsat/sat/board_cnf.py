@@ -252,7 +252,7 @@ def rays(enc: Encoder, links: BoardEdges, glyph: str
 class Formula:
     """A board as compiled (see the module docstring), before any puzzle: its clauses, the
     encoder's state with the variables numbered so far, the uniqueness switch. It depends on
-    its key alone, never on the puzzles solved before: kept across blocks (`FORMULAS`), a
+    its key alone, never on the puzzles solved before: kept across blocks (`boards.Formulas`), a
     fresh solver is made from it (`loaded`) as from a new compile."""
 
     key: tuple

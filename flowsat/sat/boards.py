@@ -270,8 +270,8 @@ class Boards:
 
     def first(self, puzzle: Puzzle, spec: Spec, rules: Rules, solver: str, cap: float | None,
               stats: dict | None = None, literals: int = 0) -> None:
-        """A run's first puzzle, seen before the boards were imported, and what it cost (if
-        it was solved)."""
+        """A run's first puzzle, seen before the boards were made (`Kept.first`), and what it
+        cost (if it was solved)."""
         self.get(puzzle, spec, rules, solver, cap)
         if stats is not None:
             self.measured(board_key(puzzle, spec, rules, solver), False, cost(stats, literals))
