@@ -666,3 +666,17 @@ def test_a_formula_reads_the_same_in_batches_of_any_size(rules):
 def test_a_solver_that_is_rebuilt_keeps_its_clauses():
     with pytest.raises(ValueError, match="keeps its clauses"):
         Oracle("kissat404", [[1, 2]], keep=False)
+
+
+def test_each_run_keeps_its_own_boards_and_a_call_without_one_keeps_none():
+    """The compiled boards belong to the `Kept` of whoever runs the puzzles: another run's
+    first puzzle on the same board is encoded alone, and so is every puzzle of a call that
+    passes none."""
+    first, second = plain_pack(6, 2, Rules(), seed=3)
+    assert [solve(p).stats.get("route") for p in (first, second)] == ["uniqueness rule",
+                                                                      "compiled"]
+    other = Kept()
+    assert solve_alone(second, kept=other).stats.get("route") == "uniqueness rule"
+    assert solve_alone(first, kept=other).stats.get("route") == "compiled"
+    assert all(solve_alone(p).stats.get("route") == "uniqueness rule" for p in (first, second))
+    other.boards.clear()
