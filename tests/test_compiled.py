@@ -166,7 +166,7 @@ def test_the_first_puzzle_of_a_board_is_encoded_alone_the_second_compiles():
 
 def block_routes(block: list, pack: list[Puzzle]) -> list[str | None]:
     """The routes of the pack's puzzles, solved in turn once the block starts
-    (`flowsat.parallel.FRESH`)."""
+    (`Kept.start`, as `flowsat.parallel.answers` tells it)."""
     KEPT.start(block)
     return [solve(puzzle, "sat").stats.get("route") for puzzle in pack]
 
