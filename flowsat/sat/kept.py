@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING
 from flowsat.puzzle.model import Puzzle
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from flowsat.sat.boards import Boards
 
 
@@ -27,6 +29,7 @@ class Kept:
 
     def __init__(self):
         self.boards: Boards | None = None
+        self.attempt: Callable | None = None  # `compiled.attempt`, imported with the boards
         self.first: list[list] = []
         self.block: list[Puzzle] = []
 
@@ -50,8 +53,9 @@ class Kept:
         block under way and the run's first puzzle."""
         if self.boards is None:
             from flowsat.sat.boards import Boards
+            from flowsat.sat.compiled import attempt
 
-            self.boards = Boards()
+            self.boards, self.attempt = Boards(), attempt
             self.boards.clear(self.block)
         while self.first:
             self.boards.first(*self.first.pop())

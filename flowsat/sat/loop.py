@@ -28,11 +28,6 @@ class Decoded(NamedTuple):
     cycles: Sequence = ()
     touching: Sequence = ()
 
-    @property
-    def right(self) -> bool:
-        """Whether the model is a solution: no cycle, no touch."""
-        return not self.cycles and not self.touching
-
 
 class Route:
     """The protocol every route keeps (a plain class, read, never derived from: a
@@ -101,7 +96,7 @@ def next_solution(route: Route, observe: Observer | None = None
         stats["decode_s"] = stats.get("decode_s", 0.0) + time.perf_counter() - t
         if decoded is None:
             continue
-        if decoded.right:
+        if not decoded.cycles and not decoded.touching:  # a solution
             return True, decoded.paths, model
         if observe and decoded.cycles:
             observe("model", decoded.paths, route.cells(decoded.cycles))

@@ -110,9 +110,7 @@ class Search:
             kept.first.append([self.puzzle, self.spec, self.rules, self.solver, self.cap])
             return None
         boards = kept.compiled()
-        from flowsat.sat import compiled
-
-        return compiled.attempt(boards, self)
+        return kept.attempt(boards, self)
 
     def measured(self, literals: int) -> None:
         """The per-puzzle route's cost on a puzzle the compiled route could have answered,
