@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 
 from flowsat.puzzle.model import Cell, Paths
 from flowsat.result import UsageError
+from flowsat.sat.decode import BrokenModel
 from flowsat.sat.oracle import Oracle
 
 Observer = Callable[[str, Paths, list[list[Cell]]], None]  # (event, paths, cycles)
@@ -45,7 +46,7 @@ class Route:
         """The model read (None: the route changed its formula, solve again)."""
 
     def cuts(self, decoded: Decoded, model: list[int]) -> list[list[int]]:
-        """The clauses that rule out the cycles and touches of the model (counted)."""
+        """The clauses that rule out the cycles and touches of the model (none: a bug)."""
 
     def add(self, clauses: list[list[int]]) -> None:
         """Add clauses for the rest of the search."""
@@ -100,7 +101,13 @@ def next_solution(route: Route, observe: Observer | None = None
             return True, decoded.paths, model
         if observe and decoded.cycles:
             observe("model", decoded.paths, route.cells(decoded.cycles))
-        route.add(route.cuts(decoded, model))
+        cuts = route.cuts(decoded, model)
+        if not cuts:
+            raise BrokenModel("a model breaks a stated touch")
+        route.add(cuts)
+        stats["cycle_cuts"] += len(decoded.cycles)
+        if decoded.touching:
+            stats["touch_cuts"] = stats.get("touch_cuts", 0) + len(decoded.touching)
 
 
 class Budget:

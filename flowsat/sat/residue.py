@@ -258,7 +258,6 @@ class Rest:
         return Decoded(trace(self.p.enc, self.res.links(model)))
 
     def cuts(self, decoded: Decoded, model: list[int]) -> list[list[int]]:
-        self.stats["cycle_cuts"] += len(decoded.cycles)
         return [[-x for x in around] for around in decoded.cycles]
 
     def add(self, clauses: list[list[int]]) -> None:
