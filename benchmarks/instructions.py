@@ -2,11 +2,13 @@
 the same on every run, where wall times on a shared 2-core machine vary up to 2x.
 
     python benchmarks/instructions.py SET... [--build NAME=PYTHON]... [--what process,warm,encode]
+                                     [--pack FILE]...
 
 Each build is a Python with flowsat installed (default: this one, as `flowsat`), e.g. the
 venvs of two commits. Counted, in millions, with `PYTHONHASHSEED=0 OPENBLAS_NUM_THREADS=1`:
-`process`, the whole process `python -m flowsat solve --format json FILE` (the set as one
-Numberlink file, as `race.py` runs it); `warm`, one pass of the backend over the set in a
+`process`, the whole process `python -m flowsat solve --format json --jobs 1 FILE` (the set
+as one Numberlink file, as `race.py` runs it; one process, as callgrind counts the one it
+starts, not the workers it forks); `warm`, one pass of the backend over the set in a
 process that has made one already ((3 passes - 1 pass) / 2); `encode`, the formulas alone
 (default encoding), a first pass (each board's first puzzle: `encode 1st`) and a second
 (the shared clause tables made: `encode 2nd`). Needs `valgrind` on the PATH; each count is a
@@ -56,7 +58,7 @@ def measure(python: str, what: str, name: str, file: Path, size: int) -> dict[st
     """The counts of one measure on one set, in millions."""
     if what == "process":
         return {what: instructions([python, "-m", "flowsat", "solve", "--format", "json",
-                                    "--max-cells", "1100000", str(file)]) / 1e6}
+                                    "--jobs", "1", "--max-cells", "1100000", str(file)]) / 1e6}
     if what == "warm":
         return {what: (passes(python, "solve", name, 3, size)
                        - passes(python, "solve", name, 1, size)) / 2e6}
@@ -110,6 +112,8 @@ def main() -> int:
     parser.add_argument("--build", action="append", default=[], metavar="NAME=PYTHON")
     parser.add_argument("--what", default=",".join(MEASURES))
     parser.add_argument("--size", type=int, default=1002, help="the spirals' size")
+    parser.add_argument("--pack", action="append", default=[], metavar="FILE",
+                        help="a Numberlink file of the `packs` set (race.py's), repeated")
     args = parser.parse_args()
     if shutil.which("valgrind") is None:
         print("instructions.py: valgrind is not on the PATH", file=sys.stderr)

@@ -74,7 +74,17 @@ class Backend:
 
     def solve(self, puzzle: Puzzle, options: Any, rules: Rules, limits: Limits,
               observe: Observer | None = None) -> Result:
-        """The puzzle's result: solved with paths (checked by the caller), or why not."""
+        """The puzzle's result: solved with paths (checked by the caller), or why not. A
+        backend that keeps something from one puzzle to the next has a method `kept()`
+        making it, and takes it back as `solve(..., kept=...)` (`keeper`)."""
+
+
+def keeper(owner: Backend) -> Any:
+    """What a run of puzzles on the backend keeps from one to the next, made for the caller
+    to own and pass to each `solve` (None: the backend keeps nothing). Its `start(items)`
+    is told each block of puzzles (`flowsat.parallel.answers`)."""
+    make = getattr(owner, "kept", None)
+    return None if make is None else make()
 
 
 REGISTRY: dict[str, str] = {  # name -> module whose `BACKEND` is the backend

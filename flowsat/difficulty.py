@@ -27,6 +27,7 @@ from flowsat.puzzle.model import Puzzle
 from flowsat.puzzle.rules import DEFAULT_RULES, Rules
 
 if TYPE_CHECKING:
+    from flowsat.sat.kept import Kept
     from flowsat.search.options import SearchOptions
 
 MAX_NODES = 50_000
@@ -56,12 +57,13 @@ class Rating:
                 "colors": len(puzzle.dots), **asdict(self)}
 
 
-def rate(puzzle: Puzzle, rules: Rules = DEFAULT_RULES, max_nodes: int = MAX_NODES) -> Rating:
+def rate(puzzle: Puzzle, rules: Rules = DEFAULT_RULES, max_nodes: int = MAX_NODES,
+         kept: Kept | None = None) -> Rating:
     """The rating of a puzzle (status other than `solved` and no measures when SAT finds no
-    solution)."""
+    solution); `kept`: what the SAT backend keeps between a run's puzzles."""
     from flowsat.solve import solve
 
-    sat = solve(puzzle, rules=rules, **SAT)
+    sat = solve(puzzle, rules=rules, kept=kept, **SAT)
     if sat.status != "solved":
         return Rating(sat.status)
     search = solve(puzzle, "astar", rules=rules, max_nodes=max_nodes,

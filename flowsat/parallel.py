@@ -4,12 +4,13 @@ every earlier one is in (`--jobs` of `solve`, `rate`, `check-unique`, `convert`)
 The items are cut into blocks of consecutive ones (`bounds`): BLOCK, BLOCK, then twice as
 many twice, and so on up to MAX_BLOCK (16, 16, 32, 32, 64, 64, 128, 128, 256, 256, ...),
 fixed by the index alone, whatever the number of workers or of items. Each block starts
-afresh: what the work keeps from one item to the next (a board compiled for SAT,
-`sat.compiled.BOARDS`) is forgotten first, and the block's items are told (`FRESH`: a board
-that several of them share compiles at the first). A worker is given whole blocks, so every
-item meets the same history, and gives the same answer, whatever `--jobs` is. Small inputs
-still make blocks for two workers; long ones start few blocks; the last blocks stay small
-enough that a worker does not wait long for the one still on the last.
+afresh: what the work keeps from one item to the next (a board compiled for SAT, in the
+`sat.kept.Kept` the caller owns) is forgotten first, and the block's items are told
+(`answers`' `fresh`: a board that several of them share compiles at the first). A worker is
+given whole blocks, so every item meets the same history, and gives the same answer,
+whatever `--jobs` is. Small inputs still make blocks for two workers; long ones start few
+blocks; the last blocks stay small enough that a worker does not wait long for the one still
+on the last.
 
 The workers are forked from the command once its imports are done and the first blocks read
 (enough to tell how many workers the items need: `read_ahead`), the cheapest start on Linux.
@@ -45,17 +46,15 @@ if TYPE_CHECKING:
 # again in every worker cost more than the items save (see docs/solving.md, --jobs).
 MIN_ITEMS_A_WORKER = 8
 # Items of the first two blocks, and of any block at most (see the module docstring): each
-# block starts its boards on fresh solvers (some 20 M instructions a block on packs of 5x5
-# to 9x9 boards, callgrind; their formulas are kept: sat.compiled.FORMULAS) and is handed
-# out whole: fewer blocks than workers leave workers idle, and so does a long last block
-# (docs/performance.md, blocks)
+# block starts its boards on fresh solvers (their formulas are kept: sat.boards.Formulas)
+# and is handed out whole: fewer blocks than workers leave workers idle, and so does a long
+# last block (docs/performance.md, blocks)
 BLOCK = 16
 MAX_BLOCK = 256
 STOP_GRACE = 1.0  # seconds a worker has to end after SIGTERM
 PARENT_POLL = 1.0  # seconds between a worker's looks at its parent, where no signal tells it
 PR_SET_PDEATHSIG = 1  # prctl(2): the signal a process gets when its parent dies
-# what forgets the state kept between items when a block starts, given the block's items
-FRESH: list[Callable[[Sequence], None]] = []
+Fresh = Callable[[Sequence], None] | None  # told each block's items as it starts
 
 
 T = TypeVar("T")
@@ -92,13 +91,6 @@ def cores() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:
         return os.cpu_count() or 1
-
-
-def afresh(items: Sequence = ()) -> None:
-    """Forget what the work kept from the items before: a block of these items starts
-    (`FRESH`)."""
-    for forget in FRESH:
-        forget(items)
 
 
 def bounds() -> Iterator[range]:
@@ -146,18 +138,21 @@ def share(max_memory: float | None, workers: int) -> float | None:
     return None if max_memory is None else max_memory / workers
 
 
-def answers(items: Iterable[T], work: Callable[[T], R], workers: int = 1
+def answers(items: Iterable[T], work: Callable[[T], R], workers: int = 1, fresh: Fresh = None
             ) -> Iterator[tuple[T, Done[R]]]:
     """Each item with the answer of `work` on it, in the order of the items, on `workers`
-    processes (1: here, a block at a time, each read whole before the work on it starts)."""
+    processes (1: here, a block at a time, each read whole before the work on it starts).
+    `fresh(items)` is told each block as it starts: the work forgets what it kept from the
+    items before (in a worker, its own copy of what the caller owns)."""
     if workers > 1:
-        yield from pooled(items, work, workers)
+        yield from pooled(items, work, workers, fresh)
         return
     source = iter(items)
     for block in bounds():
         if not (todo := list(islice(source, len(block)))):
             return
-        afresh(todo)
+        if fresh is not None:
+            fresh(todo)
         for item in todo:
             yield item, attempt(work, item)
 
@@ -165,7 +160,8 @@ def answers(items: Iterable[T], work: Callable[[T], R], workers: int = 1
 Block = tuple[int, list]  # the index of a block's first item, and its items
 
 
-def serve(conn: Connection, work: Callable[[T], R], cap_mb: float, parent: int) -> None:
+def serve(conn: Connection, work: Callable[[T], R], cap_mb: float, parent: int,
+          fresh: Fresh = None) -> None:
     """A worker's life: do the work on each block of items sent, answer by answer, until the
     parent (process `parent`) closes the pipe or dies."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -174,7 +170,8 @@ def serve(conn: Connection, work: Callable[[T], R], cap_mb: float, parent: int) 
     try:
         while True:
             start, items = conn.recv()
-            afresh(items)
+            if fresh is not None:
+                fresh(items)
             for i, item in enumerate(items, start):
                 done = portable(attempt(work, item))
                 conn.send((i, done.value, done.error))  # plain: no class of its own to pickle
@@ -229,12 +226,12 @@ def watch_parent(parent: int) -> None:
 class Worker:
     """A worker process and the block of items it is on."""
 
-    def __init__(self, context: BaseContext, work: Callable, cap_mb: float):
+    def __init__(self, context: BaseContext, work: Callable, cap_mb: float, fresh: Fresh = None):
         sys.stdout.flush()  # what is buffered here would be written again by the child
         sys.stderr.flush()
         self.conn, child = context.Pipe()
-        self.process = context.Process(target=serve, args=(child, work, cap_mb, os.getpid()),
-                                       daemon=True)
+        self.process = context.Process(target=serve, daemon=True,
+                                       args=(child, work, cap_mb, os.getpid(), fresh))
         self.process.start()
         child.close()
         self.left: set[int] = set()
@@ -299,7 +296,7 @@ def death(exitcode: int | None) -> str:
     return f"exit status {exitcode}"
 
 
-def pooled(items: Iterable[T], work: Callable[[T], R], workers: int
+def pooled(items: Iterable[T], work: Callable[[T], R], workers: int, fresh: Fresh = None
            ) -> Iterator[tuple[T, Done[R]]]:
     """`answers` over worker processes forked from this one, the items read while they work
     (a block at a time, no more than one a worker ahead of them)."""
@@ -312,7 +309,7 @@ def pooled(items: Iterable[T], work: Callable[[T], R], workers: int
     read: dict[int, T] = {}  # items read, not yet given back
     done: dict[int, Done] = {}
     shown, more = 0, True
-    pool = [Worker(context, work, cap) for _ in range(workers)]
+    pool = [Worker(context, work, cap, fresh) for _ in range(workers)]
     ready = selectors.DefaultSelector()  # kept for the run: one made a wait costs more
     for w in pool:  # than a small puzzle's answer
         watch(ready, w)
@@ -334,7 +331,7 @@ def pooled(items: Iterable[T], work: Callable[[T], R], workers: int
                     ready.unregister(w.conn)
                     ready.unregister(w.process.sentinel)
                     w.stop()
-                    pool[pool.index(w)] = w = Worker(context, work, cap)
+                    pool[pool.index(w)] = w = Worker(context, work, cap, fresh)
                     watch(ready, w)
                 w.give(todo)
             while shown in done:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from flowsat.backend import Limits
 from flowsat.checker import check
@@ -18,6 +18,9 @@ from flowsat.deadline import Timeout, deadline
 from flowsat.puzzle.model import Paths, Puzzle, solution_grid
 from flowsat.puzzle.rules import DEFAULT_RULES, Rules
 from flowsat.solve import run_many
+
+if TYPE_CHECKING:
+    from flowsat.sat.kept import Kept
 
 Verdict = Literal["unique", "multiple", "unsolvable", "timeout", "limit"]
 PROOF = {"encoding": "edges-unique", "solver": "glucose4"}  # the fastest on generated boards
@@ -47,32 +50,34 @@ class Uniqueness:
 
 
 def check_unique(puzzle: Puzzle, *, known: Paths | None = None, rules: Rules = DEFAULT_RULES,
-                 timeout: float | None = None, **options: Any) -> Uniqueness:
+                 timeout: float | None = None, kept: Kept | None = None, **options: Any
+                 ) -> Uniqueness:
     """Whether the puzzle has one solution, several or none. `options` go to the SAT backend
     (`encoding`, `solver`, `max_conflicts`, each for each of the two runs); the timeout
-    bounds the whole proof (see `flowsat.deadline`)."""
+    bounds the whole proof (see `flowsat.deadline`); `kept`: what the SAT backend keeps between
+    a run's puzzles (`flowsat.sat.kept`)."""
     from flowsat.sat import BACKEND
 
     made = BACKEND.options(**{**PROOF, **options})
     try:
         with deadline(timeout):
-            return prove(puzzle, known, rules, Limits(timeout), made)
+            return prove(puzzle, known, rules, Limits(timeout), made, kept)
     except Timeout:
         return Uniqueness("timeout")
 
 
 def prove(puzzle: Puzzle, known: Paths | None, rules: Rules, limits: Limits,
-          options: Any) -> Uniqueness:
+          options: Any, kept: Kept | None = None) -> Uniqueness:
     """`check_unique` within the backends' own clock checks."""
     end = None if limits.timeout is None else time.perf_counter() + limits.timeout
     if known is None:
-        first, found = run_many(puzzle, 1, options, rules, limits)
+        first, found = run_many(puzzle, 1, options, rules, limits, kept=kept)
         if not found:
             return Uniqueness(first.status, [], first.stats)
         known = found[0]
     check(puzzle, known, rules)
     left = None if end is None else max(end - time.perf_counter(), 0.0)
     result, more = run_many(puzzle, 1, options, rules, Limits(left, limits.max_memory),
-                            known=[known])
+                            known=[known], kept=kept)
     verdict = {"unsolvable": "unique", "solved": "multiple"}.get(result.status, result.status)
     return Uniqueness(verdict, [known, *more], result.stats)

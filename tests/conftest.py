@@ -34,7 +34,7 @@ def zucker_files() -> list[Path]:
     return sorted(ZUCKER.glob("*.txt")) if ZUCKER.is_dir() else []
 
 
-def sat_search(puzzle, limit, *, known=(), observe=None, rules=None, **given):
+def sat_search(puzzle, limit, *, known=(), observe=None, rules=None, kept=None, **given):
     """`flowsat.sat.search.search` with the options as keywords, made and checked as a caller
     makes them (`BACKEND.options`)."""
     from flowsat.puzzle.rules import DEFAULT_RULES
@@ -42,13 +42,6 @@ def sat_search(puzzle, limit, *, known=(), observe=None, rules=None, **given):
     from flowsat.sat.search import search
 
     return search(puzzle, limit, BACKEND.options(**given), rules or DEFAULT_RULES,
-                  known=known, observe=observe)
+                  known=known, observe=observe, kept=kept)
 
 
-@pytest.fixture(autouse=True)
-def fresh_compiled_boards():
-    """Each test starts with no compiled board (`flowsat.sat.compiled`): a board met in an
-    earlier test would send a puzzle down the compiled route."""
-    from flowsat.sat.compiled import BOARDS
-
-    BOARDS.clear()

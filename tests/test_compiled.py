@@ -13,21 +13,51 @@ from pathlib import Path
 
 import pytest
 
+from flowsat.backend import NO_LIMITS
 from flowsat.generate.cover import random_level
 from flowsat.generate.filling import puzzle_of, random_filling
 from flowsat.puzzle.board import Board
 from flowsat.puzzle.formats import PuzzleError
 from flowsat.puzzle.model import EMPTY, Puzzle
 from flowsat.puzzle.rules import Rules
-from flowsat.sat import compiled
-from flowsat.sat.compiled import compile_board
+from flowsat.sat import BACKEND, board_cnf, boards, compiled
+from flowsat.sat.board_cnf import compile_board
+from flowsat.sat.kept import Kept
 from flowsat.sat.oracle import Oracle, release
-from flowsat.sat.search import forget_boards
+from flowsat.sat.search import Search
 from flowsat.sat.spec import load_spec
-from flowsat.solve import solve
+from flowsat.solve import solve as solve_alone
 from flowsat.unique import check_unique
-from tests.conftest import ROOT
-from tests.conftest import sat_search as search
+from tests.conftest import ROOT, sat_search
+
+KEPT = Kept()  # what a test's run keeps between its puzzles: each test's own (`kept`)
+
+
+@pytest.fixture(autouse=True)
+def kept():
+    """Each test runs its puzzles as one run of a caller that keeps its compiled boards."""
+    global KEPT
+    KEPT = Kept()
+    yield KEPT
+    if KEPT.boards is not None:
+        KEPT.boards.clear()  # (their solvers released)
+
+
+def solve(puzzle: Puzzle, *args, **given):
+    """`flowsat.solve.solve` in the test's run."""
+    return solve_alone(puzzle, *args, kept=KEPT, **given)
+
+
+def search(puzzle: Puzzle, limit: int, **given):
+    """`tests.conftest.sat_search` in the test's run."""
+    return sat_search(puzzle, limit, kept=KEPT, **given)
+
+
+def forget() -> None:
+    """Every board of the test's run forgotten: its next puzzle is encoded alone."""
+    KEPT.first.clear()
+    if KEPT.boards is not None:
+        KEPT.boards.clear()
 
 
 def moved(puzzle: Puzzle, rng: random.Random) -> Puzzle:
@@ -81,7 +111,7 @@ def statuses(pack: list[Puzzle], rules: Rules, fresh: bool, **options) -> list[t
     found = []
     for puzzle in pack:
         if fresh:
-            compiled.BOARDS.clear()
+            forget()
         result = solve(puzzle, "sat", rules=rules, **options)
         found.append((result.status, result.stats.get("route")))
     return found
@@ -136,8 +166,8 @@ def test_the_first_puzzle_of_a_board_is_encoded_alone_the_second_compiles():
 
 def block_routes(block: list, pack: list[Puzzle]) -> list[str | None]:
     """The routes of the pack's puzzles, solved in turn once the block starts
-    (`flowsat.parallel.FRESH`)."""
-    forget_boards(block)
+    (`Kept.start`, as `flowsat.parallel.answers` tells it)."""
+    KEPT.start(block)
     return [solve(puzzle, "sat").stats.get("route") for puzzle in pack]
 
 
@@ -146,7 +176,7 @@ def test_a_board_its_block_shares_compiles_at_the_first_puzzle():
     them (its items other than puzzles not counted); a board alone in its block, or met
     outside a block, is encoded alone first."""
     pack, lone = plain_pack(6, 3, Rules(), seed=3), plain_pack(5, 1, Rules())[0]
-    assert len({compiled.board_key(p, load_spec("edges-turns"), Rules(), "glucose4")
+    assert len({boards.board_key(p, load_spec("edges-turns"), Rules(), "glucose4")
                 for p in pack}) == 1
     error = PuzzleError("pack.txt", 1, 1, "no puzzle")
     block = [pack[0], error, lone, *pack[1:]]
@@ -179,10 +209,10 @@ def test_a_run_of_one_puzzle_never_imports_the_compiled_boards(count, tmp_path):
 def test_a_larger_board_its_block_shares_is_still_measured_alone_first(monkeypatch):
     """Past SHARED_UP_TO cells the first puzzle of a board goes the per-puzzle route, which
     measures its cost against the compiled route's (`Costs`)."""
-    monkeypatch.setattr(compiled, "SHARED_UP_TO", 35)
+    monkeypatch.setattr(boards, "SHARED_UP_TO", 35)
     pack = plain_pack(6, 3, Rules(), seed=3)
     assert block_routes(pack, pack) == ["uniqueness rule", "compiled", "compiled"]
-    costs = next(iter(compiled.BOARDS.costs.values()))
+    costs = next(iter(KEPT.boards.costs.values()))
     assert costs.per_puzzle_count == 1 and costs.compiled_count == 2
 
 
@@ -195,12 +225,12 @@ def test_puzzles_with_fewer_colors_share_the_board_compiled_for_its_usual_colors
     colors = [len(p.colors) for p in pack]
     assert min(colors[:5]) <= 4 < max(colors[:5]) <= 8 < colors[5]  # 2, 3 and 4 bits
     alone = statuses(pack, Rules(), fresh=True)
-    compiled.BOARDS.clear()
+    forget()
     together = statuses(pack, Rules(), fresh=False)
     assert [s for s, _ in together] == [s for s, _ in alone] == ["solved"] * 6
     assert [route == "compiled" for _, route in together] == [False] + [True] * 4 + [False]
-    assert sorted(key[-1] for key in compiled.BOARDS.seen) == [3, 4]
-    assert [board.cells.nbits for board in compiled.BOARDS.boards.values()] == [3]
+    assert sorted(key[-1] for key in KEPT.boards.seen) == [3, 4]
+    assert [board.cells.nbits for board in KEPT.boards.boards.values()] == [3]
 
 
 @pytest.mark.parametrize(("width", "height", "bits"), [(30, 30, 6), (40, 30, 2)])
@@ -208,7 +238,7 @@ def test_the_usual_colors_widen_the_bits_up_to_a_thousand_cells(width, height, b
     rows = ["AB" + EMPTY * (width - 4) + "CA", "B" + EMPTY * (width - 2) + "C",
             *[EMPTY * width] * (height - 2)]
     puzzle = Puzzle(tuple(rows))
-    assert len(puzzle.colors) == 3 and compiled.key_bits(puzzle) == bits
+    assert len(puzzle.colors) == 3 and boards.key_bits(puzzle) == bits
 
 
 def test_cycle_cuts_learned_on_one_puzzle_stay_for_the_next():
@@ -232,12 +262,12 @@ def test_counting_and_uniqueness_proofs_on_a_compiled_board():
     pack = plain_pack(5, 9, Rules(), seed=7)
     proofs = []
     for fresh in (True, False):
-        compiled.BOARDS.clear()
+        forget()
         verdicts, counts = [], []
         for puzzle in pack:
             if fresh:
-                compiled.BOARDS.clear()
-            verdicts.append(check_unique(puzzle, encoding="edges-turns").verdict)
+                forget()
+            verdicts.append(check_unique(puzzle, encoding="edges-turns", kept=KEPT).verdict)
             result, found = search(puzzle, 3)
             counts.append((result.status, len(found), result.stats.get("exhausted")))
         proofs.append((verdicts, counts))
@@ -258,13 +288,14 @@ def test_a_timeout_drops_the_board_and_the_next_puzzle_compiles_anew(monkeypatch
     pack = plain_pack(6, 3, Rules(), seed=3)
     for puzzle in pack[:2]:
         solve(puzzle, "sat")
-    assert len(compiled.BOARDS.boards) == 1
-    board = next(iter(compiled.BOARDS.boards.values()))
+    assert len(KEPT.boards.boards) == 1
+    board = next(iter(KEPT.boards.boards.values()))
     with monkeypatch.context() as patched:
         patched.setattr(compiled, "walk", interrupt)  # as a timeout's signal would
         with pytest.raises(KeyboardInterrupt):
-            compiled.search(board, pack[0], 1, Rules(), trace=interrupt)
-    assert not compiled.BOARDS.boards
+            compiled.search(KEPT.boards, board, Search(pack[0], 1, BACKEND.options(), Rules(),
+                                                       NO_LIMITS))
+    assert not KEPT.boards.boards
     assert solve(pack[2], "sat").stats["board_puzzles"] == 0
 
 
@@ -282,7 +313,7 @@ def test_a_board_past_the_memory_cap_takes_the_per_puzzle_route():
 def test_a_worn_solver_is_replaced_by_a_fresh_one(monkeypatch):
     """Each search for more solutions makes a selector variable: past FRESH_VARIABLES of
     the formula's variables the board is compiled anew for the next puzzle."""
-    monkeypatch.setattr(compiled, "FRESH_VARIABLES", 0.0)
+    monkeypatch.setattr(boards, "FRESH_VARIABLES", 0.0)
     pack = plain_pack(6, 4, Rules(), seed=3)
     search(pack[0], 1)
     result, _ = search(pack[1], 1)  # nothing blocked: no new variable
@@ -298,11 +329,11 @@ def test_a_conflict_budget_or_compiled_off_keeps_the_per_puzzle_route():
     `compiled="off"` asks for counts of the puzzle alone: neither takes the board's solver."""
     first, second = plain_pack(6, 2, Rules())[:2]
     for given in ({"max_conflicts": 10**6}, {"compiled": "off"}):
-        compiled.BOARDS.clear()
+        forget()
         search(first, 1, **given)
         result, _ = search(second, 1, **given)
         assert result.stats.get("route") != "compiled", given
-    compiled.BOARDS.clear()
+    forget()
     search(first, 1)
     assert search(second, 1)[0].stats.get("route") == "compiled"
 
@@ -313,10 +344,10 @@ def test_a_rating_depends_on_the_puzzle_alone():
     from flowsat.difficulty import rate
 
     pack = [p for p in plain_pack(7, 6, Rules()) if solve(p).status == "solved"]
-    compiled.BOARDS.clear()
-    alone = rate(pack[-1])
-    compiled.BOARDS.clear()
-    after = [rate(p) for p in pack][-1]
+    forget()
+    alone = rate(pack[-1], kept=KEPT)
+    forget()
+    after = [rate(p, kept=KEPT) for p in pack][-1]
     assert alone == after
 
 
@@ -324,14 +355,14 @@ def test_a_board_whose_compiled_route_costs_more_goes_back_to_the_per_puzzle_rou
     """With the encoding made free (`PER_LITERAL` 0) a compiled solve, on its larger formula,
     costs more than a per-puzzle one: the board is dropped after its first compiled puzzle
     and its later puzzles take the per-puzzle route, with the same statuses."""
-    monkeypatch.setattr(compiled, "PER_LITERAL", 0)
+    monkeypatch.setattr(boards, "PER_LITERAL", 0)
     pack = plain_pack(6, 8, Rules(), seed=3)
     routes = [(r.status, r.stats.get("route"), r.stats.get("compiled_lost"))
               for r in (solve(p, "sat") for p in pack)]
     assert [route for _, route, _ in routes[:2]] == ["uniqueness rule", "compiled"]
-    assert routes[1][2] is True and not compiled.BOARDS.boards
+    assert routes[1][2] is True and not KEPT.boards.boards
     assert all(route != "compiled" for _, route, _ in routes[2:])
-    costs = compiled.BOARDS.costs[next(iter(compiled.BOARDS.lost))]
+    costs = KEPT.boards.costs[next(iter(KEPT.boards.lost))]
     assert costs.compiled_count == 1 and costs.per_puzzle_count == len(pack) - 1
     assert [s for s, _, _ in routes] == [s for s, _ in statuses(pack, Rules(), fresh=True)]
 
@@ -339,11 +370,11 @@ def test_a_board_whose_compiled_route_costs_more_goes_back_to_the_per_puzzle_rou
 def test_a_board_whose_compiled_route_costs_less_keeps_it():
     pack = plain_pack(6, 8, Rules(), seed=3)
     routes = [solve(p, "sat").stats.get("route") for p in pack]
-    assert routes.count("compiled") >= len(pack) - 2 and not compiled.BOARDS.lost
+    assert routes.count("compiled") >= len(pack) - 2 and not KEPT.boards.lost
 
 
 def test_the_costs_compare_the_routes_on_average():
-    costs = compiled.Costs()
+    costs = boards.Costs()
     costs.add(True, 15.0)
     assert not costs.compiled_loses  # nothing measured per puzzle
     costs.add(False, 10.0)
@@ -352,15 +383,15 @@ def test_the_costs_compare_the_routes_on_average():
     costs.add(True, 30.0)
     assert costs.compiled_loses  # 22.5 > 20
     stats = {"propagations": 100, "variables": 50, "rounds": 2}
-    assert compiled.cost(stats, 10) == (100 * compiled.PER_PROPAGATION
-                                        + 10 * compiled.PER_LITERAL
-                                        + 100 * compiled.PER_MODEL_VARIABLE)
+    assert boards.cost(stats, 10) == (100 * boards.PER_PROPAGATION
+                                        + 10 * boards.PER_LITERAL
+                                        + 100 * boards.PER_MODEL_VARIABLE)
 
 
 def block_of(pack: list[Puzzle], rules: Rules) -> list[tuple]:
     """A block's answers (`flowsat.parallel`: its boards forgotten first), their stats but
     the times: one solution, two (a selector variable each) and, known the first, a proof."""
-    forget_boards()
+    KEPT.start()
     found = []
     for puzzle in pack:
         for limit in (1, 2):
@@ -378,13 +409,13 @@ def untimed(stats: dict) -> dict:
 
 @pytest.mark.parametrize("rules", RULES[:3], ids=str)
 def test_a_board_kept_from_an_earlier_block_answers_as_one_compiled_anew(rules, monkeypatch):
-    """A later block loads the board compiled in an earlier one (`compiled.FORMULAS`) into a
+    """A later block loads the board compiled in an earlier one (`KEPT.boards.formulas`) into a
     fresh solver: the same answers and stats, solver counters and variables alike, as a
     process that compiles it for the first time (a worker of `--jobs 2`)."""
     made = []
-    monkeypatch.setattr(compiled, "compile_board", lambda *a: made.append(a) or compile_board(*a))
+    monkeypatch.setattr(boards, "compile_board", lambda *a: made.append(a) or compile_board(*a))
     pack = plain_pack(6, 8, rules, seed=5)
-    compiled.FORMULAS.clear()
+
     anew = block_of(pack, rules)
     assert made and any(s[-1].get("route") == "compiled" for s in anew)
     block_of(plain_pack(6, 8, rules, seed=6), rules)  # another block, on the same boards
@@ -395,25 +426,24 @@ def test_a_board_kept_from_an_earlier_block_answers_as_one_compiled_anew(rules, 
 def test_formulas_are_kept_from_a_process_second_block_on(monkeypatch):
     """A run of one block keeps no formula (the cycle collector would go over its clauses for
     nothing); from a second block on, its boards' formulas are kept."""
-    monkeypatch.setattr(compiled.FORMULAS, "keeping", False)
-    compiled.FORMULAS.clear()
+
     pack = plain_pack(6, 4, Rules(), seed=5)
     first = statuses(pack, Rules(), fresh=False)
-    assert ("solved", "compiled") in first and not compiled.FORMULAS.formulas
-    forget_boards()
-    assert statuses(pack, Rules(), fresh=False) == first and compiled.FORMULAS.formulas
+    assert ("solved", "compiled") in first and not KEPT.boards.formulas.formulas
+    KEPT.start()
+    assert statuses(pack, Rules(), fresh=False) == first and KEPT.boards.formulas.formulas
 
 
 def test_a_kept_board_is_as_compiled_whatever_its_solvers_did(monkeypatch):
     """What a compiled board's puzzles change (variables made for selectors and differ
     bits, touch clauses stated) is changed in the solver's copy, not in the kept formula."""
-    monkeypatch.setattr(compiled.FORMULAS, "keeping", True)
+    KEPT.compiled().formulas.keeping = True
     pack = plain_pack(6, 6, Rules(), seed=5)
     statuses(pack, Rules(), fresh=False)
     for puzzle in pack[:3]:
         search(puzzle, 3)
-    board = next(iter(compiled.BOARDS.boards.values()))
-    formula = compiled.FORMULAS.formulas[board.key]
+    board = next(iter(KEPT.boards.boards.values()))
+    formula = KEPT.boards.formulas.formulas[board.key]
     assert board.enc.top > formula.enc.top == formula.size.variables
     assert len(formula.enc.blocks) < len(board.enc.blocks)
     assert formula.enc.clauses == [] and not len(formula.cells.diff_keys)
@@ -422,28 +452,28 @@ def test_a_kept_board_is_as_compiled_whatever_its_solvers_did(monkeypatch):
 def test_the_formulas_kept_stay_within_the_board_count_and_the_memory_cap(monkeypatch):
     """The least recently used formula goes first past KEEP_BOARDS; none is kept that would
     take more than KEEP_SHARE of the memory cap (its board is still solved)."""
-    monkeypatch.setattr(compiled, "KEEP_BOARDS", 2)
-    monkeypatch.setattr(compiled.FORMULAS, "keeping", True)
-    compiled.FORMULAS.clear()
+    monkeypatch.setattr(boards, "KEEP_BOARDS", 2)
+    KEPT.compiled().formulas.keeping = True
+
     packs = [plain_pack(size, 3, Rules(), seed=3) for size in (5, 6, 7)]
     for pack in packs:
         statuses(pack, Rules(), fresh=False)
-    kept = [key[0].width for key in compiled.FORMULAS.formulas]
+    kept = [key[0].width for key in KEPT.boards.formulas.formulas]
     assert kept == [6, 7]
-    key = next(iter(compiled.FORMULAS.formulas))
-    formula = compiled.FORMULAS.formulas[key]
-    cap = formula.size.mb / compiled.KEEP_SHARE / 2
-    board = compiled.FORMULAS.solver(key, key[0], key[2], key[1], key[3], cap)
-    assert board.size == formula.size and key not in compiled.FORMULAS.formulas
-    compiled.release(board.sat.solver)
+    key = next(iter(KEPT.boards.formulas.formulas))
+    formula = KEPT.boards.formulas.formulas[key]
+    cap = formula.size.mb / boards.KEEP_SHARE / 2
+    board = KEPT.boards.formulas.solver(key, key[0], key[2], key[1], key[3], cap)
+    assert board.size == formula.size and key not in KEPT.boards.formulas.formulas
+    boards.release(board.sat.solver)
 
 
 
-def on_one_board(board: Board) -> compiled.Compiled:
+def on_one_board(board: Board) -> boards.Compiled:
     """The board compiled with the default encoding and rules, on its own solver."""
-    puzzle = compiled.blank(board)
-    key = compiled.board_key(puzzle, load_spec("edges-turns"), Rules(), "glucose4")
-    return compiled.FORMULAS.solver(key, board, key[2], key[1], "glucose4")
+    puzzle = board_cnf.blank(board)
+    key = boards.board_key(puzzle, load_spec("edges-turns"), Rules(), "glucose4")
+    return boards.Formulas().solver(key, board, key[2], key[1], "glucose4")
 
 
 def test_a_walk_finds_the_touches_every_edge_shows():
@@ -466,7 +496,7 @@ def test_a_walk_finds_the_touches_every_edge_shows():
             release(on.sat.solver)
 
 
-def walked_touches(on: compiled.Compiled, paths: dict) -> list[tuple[int, int, int]]:
+def walked_touches(on: boards.Compiled, paths: dict) -> list[tuple[int, int, int]]:
     """`walk`'s touching pairs of the paths, which it must read back from their model."""
     puzzle, model = drawn_model(on, paths)
     on.lazy_touch = True
@@ -475,7 +505,7 @@ def walked_touches(on: compiled.Compiled, paths: dict) -> list[tuple[int, int, i
     return walked[1]
 
 
-def drawn_model(on: compiled.Compiled, paths: dict) -> tuple[Puzzle, list[int]]:
+def drawn_model(on: boards.Compiled, paths: dict) -> tuple[Puzzle, list[int]]:
     """The puzzle of the paths' ends, and a model of every variable false but the paths'
     links."""
     width = on.enc.width
@@ -490,7 +520,7 @@ def drawn_model(on: compiled.Compiled, paths: dict) -> tuple[Puzzle, list[int]]:
     return Puzzle(tuple(map("".join, rows)), board=on.enc.board), model
 
 
-def touching_edges(on: compiled.Compiled, paths: dict) -> list[tuple[int, int, int]]:
+def touching_edges(on: boards.Compiled, paths: dict) -> list[tuple[int, int, int]]:
     """Every edge whose nodes are on one path and that is no link, by its definition."""
     _, model = drawn_model(on, paths)
     owner = {r * on.enc.width + c: k for k, path in enumerate(paths.values())
@@ -500,11 +530,11 @@ def touching_edges(on: compiled.Compiled, paths: dict) -> list[tuple[int, int, i
 
 
 def test_edges_that_join_the_same_nodes_twice_are_scanned_one_by_one():
-    assert compiled.apart([(0, 0, 1), (1, 1, 2), (2, 0, 4)]) == [(1, 0b11), (4, 0b1)]
-    assert compiled.apart([(0, 0, 1), (1, 1, 0)]) is None
+    assert board_cnf.apart([(0, 0, 1), (1, 1, 2), (2, 0, 4)]) == [(1, 0b11), (4, 0b1)]
+    assert board_cnf.apart([(0, 0, 1), (1, 1, 0)]) is None
 
 
-def solution_literals(board: compiled.Compiled, puzzle: Puzzle, paths: dict) -> list[int]:
+def solution_literals(board: boards.Compiled, puzzle: Puzzle, paths: dict) -> list[int]:
     """The edge variables of a compiled board as the paths set them: their links true, every
     other edge false."""
     enc = compiled.Run(board, puzzle, Rules(), [], {}, None).enc
@@ -529,8 +559,8 @@ def test_each_solution_of_a_puzzle_satisfies_its_compiled_board(board, rules):
     for puzzle in pack:
         result, found = search(puzzle, 1, rules=rules)
         assert result.status == "solved"
-        key = compiled.board_key(puzzle, spec, rules, "glucose4")
-        board = compiled.FORMULAS.solver(key, puzzle.board, spec, rules, "glucose4")
+        key = boards.board_key(puzzle, spec, rules, "glucose4")
+        board = boards.Formulas().solver(key, puzzle.board, spec, rules, "glucose4")
         try:
             assumed = compiled.assumptions_of(board, puzzle)
             if board.unique and result.stats.get("uniqueness") != "uniqueness rule":
@@ -548,8 +578,8 @@ def test_over_dots_first_over_nodes_the_dots_and_codes_come_first(rules, monkeyp
     order, the codes last."""
     board, spec = Board(15, 15), load_spec("edges-turns")
     puzzle = random_level(board, random.Random(3), rules, mean_length=8)[0]
-    key = compiled.board_key(puzzle, spec, rules, "glucose4")
-    formula = compiled.FORMULAS.solver(key, puzzle.board, spec, rules, "glucose4")
+    key = boards.board_key(puzzle, spec, rules, "glucose4")
+    formula = boards.Formulas().solver(key, puzzle.board, spec, rules, "glucose4")
     try:
         count = formula.tables.nodes
         assert count > compiled.DOTS_FIRST_OVER
@@ -571,22 +601,22 @@ def test_the_turn_rows_are_stated_on_boards_over_turns_over_cells(monkeypatch):
     spec, rules = load_spec("edges-turns"), Rules()
 
     def clauses(board: Board) -> int:
-        key = compiled.board_key(compiled.blank(board), spec, rules, "glucose4")
+        key = boards.board_key(board_cnf.blank(board), spec, rules, "glucose4")
         return compile_board(key, board, spec, rules, key[-1]).size.clauses
 
     below, over = Board(12, 12), Board(13, 12)
     plain = clauses(below), clauses(over)
-    monkeypatch.setattr(compiled, "TURNS_OVER", 0)
+    monkeypatch.setattr(board_cnf, "TURNS_OVER", 0)
     assert clauses(below) > plain[0] and clauses(over) == plain[1]
 
 
-def turn_rows_by_walking(board: Board, formula: compiled.Formula) -> list[tuple[int, ...]]:
+def turn_rows_by_walking(board: Board, formula: board_cnf.Formula) -> list[tuple[int, ...]]:
     """The turn rows by their definition, walked cell by cell: for each turn (in CORNERS,
     nearest the border first), its two literals negated and the dot of every cell on its
     inside diagonal up to the border, unless a hole lies on the way."""
     rows = []
-    for glyph in compiled.CORNERS:
-        (dr, dc), found = compiled.DIAGONALS[glyph], []
+    for glyph in board_cnf.CORNERS:
+        (dr, dc), found = board_cnf.DIAGONALS[glyph], []
         nodes, lits = formula.links.corners(glyph)
         for x, (a, b) in zip(nodes.tolist(), lits.tolist(), strict=True):
             r, c, dots = *divmod(x, board.width), []
@@ -603,7 +633,7 @@ def turn_rows_by_walking(board: Board, formula: compiled.Formula) -> list[tuple[
                          ids=str)
 def test_the_turn_rows_are_each_turns_diagonal_of_dots(board):
     spec, rules = load_spec("edges-turns"), Rules()
-    key = compiled.board_key(compiled.blank(board), spec, rules, "glucose4")
+    key = boards.board_key(board_cnf.blank(board), spec, rules, "glucose4")
     formula = compile_board(key, board, spec, rules, key[-1])
     expected = turn_rows_by_walking(board, formula)
     clauses = [tuple(c) for c in formula.clauses]
@@ -617,7 +647,7 @@ def test_a_formula_reads_the_same_in_batches_of_any_size(rules):
     batch at a time are the same, counted right; loaded, a batch at a time, they make the
     same solver."""
     board, spec = Board(13, 12), load_spec("edges-turns")
-    key = compiled.board_key(compiled.blank(board), spec, rules, "glucose4")
+    key = boards.board_key(board_cnf.blank(board), spec, rules, "glucose4")
     formula = compile_board(key, board, spec, rules, key[-1])
     whole = [list(c) for c in formula.clauses]
     assert len(whole) == len(formula.clauses) == formula.size.clauses
@@ -636,3 +666,17 @@ def test_a_formula_reads_the_same_in_batches_of_any_size(rules):
 def test_a_solver_that_is_rebuilt_keeps_its_clauses():
     with pytest.raises(ValueError, match="keeps its clauses"):
         Oracle("kissat404", [[1, 2]], keep=False)
+
+
+def test_each_run_keeps_its_own_boards_and_a_call_without_one_keeps_none():
+    """The compiled boards belong to the `Kept` of whoever runs the puzzles: another run's
+    first puzzle on the same board is encoded alone, and so is every puzzle of a call that
+    passes none."""
+    first, second = plain_pack(6, 2, Rules(), seed=3)
+    assert [solve(p).stats.get("route") for p in (first, second)] == ["uniqueness rule",
+                                                                      "compiled"]
+    other = Kept()
+    assert solve_alone(second, kept=other).stats.get("route") == "uniqueness rule"
+    assert solve_alone(first, kept=other).stats.get("route") == "compiled"
+    assert all(solve_alone(p).stats.get("route") == "uniqueness rule" for p in (first, second))
+    other.boards.clear()

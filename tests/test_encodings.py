@@ -11,9 +11,11 @@ from flowsat.checker import problems
 from flowsat.puzzle import Puzzle, read_puzzles
 from flowsat.puzzle.rules import Rules
 from flowsat.result import UsageError
-from flowsat.sat import rules, search
+from flowsat.sat import rules
 from flowsat.sat.formula import encode
-from flowsat.sat.spec import changed_spec, load_spec
+from flowsat.sat.fresh import Fresh
+from flowsat.sat.loop import next_solution
+from flowsat.sat.spec import CHOICES, changed_spec, load_spec
 from flowsat.solve import solve
 from tests.conftest import PUZZLES, ZUCKER, needs_shared, sat_search
 
@@ -177,10 +179,94 @@ def test_lazy_touch_adds_the_no_touch_clauses_where_a_model_touches():
     on = {edges.edge(enc.index(a), enc.index(b)) for a, b in pairwise(around)}
     model = [v if v in on else -v for v in range(1, enc.top + 1)]
     oracle, stats = ScriptedOracle([model]), {"solve_s": 0, "rounds": 0, "cycle_cuts": 0}
-    answer, _, _ = search.next_solution(formula, oracle, None, stats)
+    answer, _, _ = next_solution(Fresh(formula, oracle, None, stats, 1, ()))
     assert answer is False and stats["touch_cuts"] == 2
     touching = [(enc.index((0, 0)), enc.index((1, 0))), (enc.index((0, 1)), enc.index((1, 1)))]
     assert oracle.added == encode(puzzle, "edges-binary+touch=lazy").differ(
         [(i, j, -edges.edge(i, j)) for i, j in touching])
     assert solve(puzzle, encoding="edges-binary+touch=lazy").status == "unsolvable"
     assert not encode(puzzle, "edges-binary+touch=lazy", rules=Rules(self_touch=True)).lazy_touch
+
+
+def test_every_choice_of_the_registry_names_what_writes_it():
+    """Each registered choice's class or function loads; the families, the printers and
+    `Spec.compiles` are made from the registry: a choice that does not compile keeps every
+    spec that takes it off the compiled boards."""
+    from flowsat.sat import choices
+
+    for choice in choices.CHOSEN:
+        for target in (choice.make, choice.write, choice.connect):
+            assert not target or callable(choices.loaded(target))
+        assert choice.name in CHOICES[choice.family]
+    spec = load_spec("edges-turns")
+    assert spec.compiles and all(f"{family}=" in spec.choices for family in CHOICES)
+    for change in ("cycles=squares", "deduce=true", "card=ladder", "links=dirtypes"):
+        assert not load_spec(f"edges-binary+{change}").compiles
+
+
+class CountingEngine:
+    """A propagator that watches every link variable and only counts what it is told (its
+    `stats` join the search's)."""
+
+    def __init__(self):
+        self.stats = {"engine_assignments": 0, "engine_models": 0}
+
+    def on_assignment(self, lit: int, fixed: bool = False) -> None:
+        self.stats["engine_assignments"] += 1
+
+    def on_new_level(self) -> None:
+        pass
+
+    def on_backtrack(self, to: int) -> None:
+        pass
+
+    def check_model(self, model: list[int]) -> bool:
+        self.stats["engine_models"] += 1
+        return True
+
+    def decide(self) -> int:
+        return 0
+
+    def propagate(self) -> list[int]:
+        return []
+
+    def provide_reason(self, lit: int) -> list[int]:
+        return []
+
+    def add_clause(self) -> list[int]:
+        return []
+
+    def has_clause(self) -> bool:
+        return False
+
+
+def counting_engine(formula, solver):
+    """`Choice.connect` of the test's choice: the engine attached, every edge observed."""
+    from pysat.engines import Propagator
+
+    engine = type("Counting", (CountingEngine, Propagator), {})()
+    solver.connect_propagator(engine)
+    for var in formula.links.var_array.tolist():
+        solver.observe(var)
+    return engine
+
+
+def test_a_choice_that_carries_an_engine_is_one_registry_entry(monkeypatch):
+    """A cycles choice that names a `connect` function (as a propagator would) is taken by
+    the spec, kept off the compiled boards, attached to the solver before its first solve,
+    its stats in the answer's; a solver that takes no propagator is one clear UsageError."""
+    from flowsat.sat import choices
+
+    probe = choices.Choice("cycles", "probe", (("links", ("edges",)),),
+                           connect="tests.test_encodings:counting_engine")
+    monkeypatch.setitem(choices.REGISTRY, ("cycles", "probe"), probe)
+    monkeypatch.setitem(choices.FAMILIES, "cycles", (*choices.FAMILIES["cycles"], "probe"))
+    spec = load_spec("edges-binary+cycles=probe")
+    assert not spec.compiles and "cycles=probe" in spec.choices
+    with pytest.raises(UsageError, match="cycles = 'probe' needs links = 'edges'"):
+        load_spec("zucker2016+cycles=probe")
+    result = solve(FLOW9, encoding="edges-binary+cycles=probe", solver="cadical195")
+    assert result.status == "solved" and problems(FLOW9, result.paths) == []
+    assert result.stats["engine_assignments"] > 0 and result.stats["engine_models"] >= 1
+    with pytest.raises(UsageError, match="cycles = 'probe' on glucose4"):
+        solve(FLOW9, encoding="edges-binary+cycles=probe", solver="glucose4")

@@ -18,8 +18,8 @@ from typer.testing import CliRunner
 
 from flowsat import parallel
 from flowsat.commands import app
-from flowsat.sat import compiled
-from flowsat.sat.compiled import compile_board
+from flowsat.sat import boards
+from flowsat.sat.board_cnf import compile_board
 from tests.conftest import PUZZLES, ROOT, hears_ctrl_c
 
 SMALL = PUZZLES / "small"
@@ -90,22 +90,23 @@ def numberlink_pack(path: Path, folders: list[str], counts: list[int | None] | N
 def test_a_pack_answers_byte_for_byte_the_same_on_one_or_two_workers(tmp_path, monkeypatch):
     """Blocks of 8, 8, then 16 puzzles, two workers for a pack of three boards: each puzzle
     meets the same solver history (its block's), so its stats are those of one process,
-    counters and compiled route alike; one process compiles each board once, for all its
-    blocks (`compiled.FORMULAS`), each worker anew."""
+    counters and compiled route alike; one process compiles each board once for all its
+    blocks from the second on (`boards.Formulas`), each worker anew."""
     monkeypatch.setattr(parallel, "BLOCK", 8)
     monkeypatch.setattr(parallel, "MAX_BLOCK", 16)
     monkeypatch.setattr(parallel, "MIN_ITEMS_A_WORKER", 1)
     made = []
-    monkeypatch.setattr(compiled, "compile_board", lambda *a: made.append(a[0]) or
+    monkeypatch.setattr(boards, "compile_board", lambda *a: made.append(a[0]) or
                         compile_board(*a))
     pack = numberlink_pack(tmp_path / "pack.txt", ["5x5", "6x6", "7x7"])
     assert parallel.workers_for(60, 2) == 2
     outputs = []
     for jobs in ("1", "2"):
-        compiled.FORMULAS.clear()
         outputs.append(CliRunner().invoke(app, ["solve", "--format", "json", "--jobs", jobs,
                                                 str(pack)]))
-    assert made and len(made) == len(set(made))  # (the workers' compiles are theirs)
+    # (the workers' compiles are theirs) the formulas are kept from a run's second block on
+    # (a run of one block keeps none): the first block's 5x5 board compiles again, no other
+    assert made and made.count(made[0]) == 2 and len(made) == len(set(made)) + 1
     assert outputs[0].exit_code == outputs[1].exit_code == 0, outputs[0].output
     one, two = ([timeless(line) for line in out.stdout.splitlines()] for out in outputs)
     assert len(one) == 60 and one == two
@@ -154,7 +155,6 @@ def test_rate_check_unique_convert_the_same_on_two_workers(command, tmp_path, mo
     monkeypatch.setattr(parallel, "MIN_ITEMS_A_WORKER", 1)
     outputs = []
     for jobs in ("1", "2"):
-        compiled.BOARDS.clear()  # what earlier tests compiled in this process
         result = CliRunner().invoke(app, [*command, "--jobs", jobs, *distinct_boards(tmp_path)])
         outputs.append((result.exit_code, result.stdout, result.stderr))
     assert outputs[0] == outputs[1]
@@ -212,15 +212,14 @@ def test_blocks_grow_by_index_alone(monkeypatch):
 
 
 def test_one_process_starts_each_block_afresh_told_its_items(monkeypatch):
-    """Each block is read whole before the work on it starts, and told to `FRESH`."""
+    """Each block is read whole before the work on it starts, and told to `fresh`."""
     monkeypatch.setattr(parallel, "BLOCK", 4)
     monkeypatch.setattr(parallel, "MAX_BLOCK", 8)
     fresh: list[tuple[int, int, list[int]]] = []
     seen: list[int] = []
     read: list[int] = []
-    monkeypatch.setattr(parallel, "FRESH",
-                        [lambda items: fresh.append((len(seen), len(read), items))])
-    for _ in parallel.answers(counted(30, read), seen.append):
+    for _ in parallel.answers(counted(30, read), seen.append,
+                              fresh=lambda items: fresh.append((len(seen), len(read), items))):
         pass
     starts = [b.start for b in islice(parallel.bounds(), 5)]
     ends = [*starts[1:], 30]

@@ -18,6 +18,8 @@ from flowsat.result import UsageError
 from flowsat.sat import BACKEND, DEFAULT_ENCODING, DEFAULT_SOLVER, can_stop, encode, search
 from flowsat.sat.decode import trace
 from flowsat.sat.encoder import Encoder
+from flowsat.sat.fresh import Fresh
+from flowsat.sat.loop import next_solution
 from flowsat.sat.oracle import SOLVERS
 from flowsat.sat.spec import builtin_specs
 from flowsat.solve import solve, solve_many
@@ -280,8 +282,8 @@ def test_a_model_with_a_cycle_is_observed_then_cut():
     model = [v if v in true_edges else -v for v in range(1, enc.top + 1)]
     oracle, seen, stats = ScriptedOracle([model]), [], {"solve_s": 0, "rounds": 0,
                                                         "cycle_cuts": 0}
-    answer, _, _ = search.next_solution(formula, oracle, None, stats,
-                                        lambda *event: seen.append(event))
+    answer, _, _ = next_solution(Fresh(formula, oracle, None, stats, 1, ()),
+                                 lambda *event: seen.append(event))
     assert answer is False and stats == {"solve_s": stats["solve_s"], "rounds": 2,
                                          "cycle_cuts": 1, "decode_s": stats["decode_s"]}
     ((event, paths, cycles),) = seen

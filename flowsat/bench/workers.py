@@ -23,7 +23,7 @@ from typing import Any
 
 import flowsat
 from flowsat import memory
-from flowsat.backend import REGISTRY, Limits, chosen
+from flowsat.backend import REGISTRY, Limits, chosen, keeper
 from flowsat.bench.plan import Run
 from flowsat.parallel import death, exit_with_parent, stop_process
 from flowsat.puzzle import Puzzle, transform
@@ -39,27 +39,28 @@ def grace(timeout: float) -> float:
 
 
 WARM_UP = Puzzle.from_text("AA")
-warm: set[str] = set()  # the configurations this process has run once
 
 
-def execute(run: Run, timeout: float, rules: Rules) -> Outcome:
+def execute(run: Run, timeout: float, rules: Rules, kept: dict[str, Any]) -> Outcome:
     """Solve one run in this process. The clock starts once the backend is imported and its
     options made, after a garbage collection, and, the first time a configuration runs here,
-    after it has solved a 1x2 puzzle (one-time costs: caches, specs read, libraries loaded)."""
+    after it has solved a 1x2 puzzle (one-time costs: caches, specs read, libraries loaded).
+    `kept`: what each configuration keeps from one puzzle to the next in this worker (its
+    compiled boards, `flowsat.backend.keeper`), by name."""
     config, rules = run.config, run.rules or rules
     REGISTRY[config.backend] = config.module
     start = time.perf_counter()
     limits = Limits(timeout)
     try:
         backend, options = chosen(config.backend, **config.options)
-        if config.name not in warm:
-            warm.add(config.name)
+        if config.name not in kept:
+            kept[config.name] = keeper(backend)
             with contextlib.suppress(Exception):  # a broken backend fails on the run itself
                 solve(WARM_UP, backend, options, limits=limits)
         puzzle = transform(run.puzzle, run.symmetry)
         gc.collect()  # the garbage of earlier runs is not this run's to collect
         start, cpu = time.perf_counter(), cpu_time()
-        result = solve(puzzle, backend, options, rules, limits)
+        result = solve(puzzle, backend, options, rules, limits, kept=kept[config.name])
     except Exception as err:  # a bug or a crash of the backend: recorded, never fatal
         return outcome("error", None, start, error=f"{type(err).__name__}: {err}")
     return outcome(result.status, result.stats.get("total_s"), start, result.stats,
@@ -92,10 +93,11 @@ def serve(conn: Connection, cap_mb: float | None = None) -> None:
     exit_with_parent(os.getppid())
     if cap_mb is not None:
         memory.set_default_cap_mb(cap_mb)
+    kept: dict[str, Any] = {}
     try:
         while True:
             run, timeout, rules = conn.recv()
-            conn.send(execute(run, timeout, rules))
+            conn.send(execute(run, timeout, rules, kept))
     except (EOFError, BrokenPipeError):  # the bench is gone
         return
 

@@ -22,6 +22,7 @@ from flowsat.result import UsageError
 # command imports this module
 if TYPE_CHECKING:
     from flowsat.render.pictures import Pictures
+    from flowsat.sat.kept import Kept
 
 
 EXIT_STATUS = """Exit status: 0 every puzzle solved; 1 some puzzle unsolvable; 2 an input or usage
@@ -127,14 +128,16 @@ def items_and_workers(files: list[Path] | list[str], max_cells: int, jobs: int |
 
 
 def each_puzzle(files: list[Path], max_cells: int, work: Callable[[Puzzle], T],
-                show: Callable[[Puzzle, T], int], jobs: int | None = 1) -> NoReturn:
+                show: Callable[[Puzzle, T], int], jobs: int | None = 1,
+                kept: Kept | None = None) -> NoReturn:
     """Do the work on every puzzle of the files and folders (on `jobs` processes, None: every
     core) and show each answer in order; exit with the highest status: 2 for input errors, 4
-    for internal ones (an answer that failed the checker: a bug), else what `show` returns."""
+    for internal ones (an answer that failed the checker: a bug), else what `show` returns.
+    `kept`: what the work keeps between puzzles, told each block (`flowsat.sat.kept`)."""
     worst = 0
     items, workers = items_and_workers(files, max_cells, jobs)
     with closing(answers(items, lambda item: None if isinstance(item, PuzzleError) else work(item),
-                         workers)) as answered:
+                         workers, kept and kept.start)) as answered:
         for item, done in answered:
             if isinstance(item, PuzzleError):
                 typer.echo(str(item), err=True)

@@ -30,9 +30,7 @@ def encodings() -> None:
         except UsageError as err:
             usage_error(err)
         mark = " (default)" if name == DEFAULT_ENCODING else ""
-        typer.echo(f"{name}{mark}: {spec.summary}\n    cells={spec.cells} links={spec.links} "
-                   f"card={spec.card} cycles={spec.cycles} deduce={str(spec.deduce).lower()} "
-                   f"unique={str(spec.unique).lower()}")
+        typer.echo(f"{name}{mark}: {spec.summary}\n    {spec.choices}")
 
 
 @group.command(help="Write a puzzle's CNF in DIMACS, `c` comment lines saying what each variable "

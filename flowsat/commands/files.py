@@ -70,12 +70,14 @@ def convert(
     max_cells: MaxCells = MAX_CELLS,
     jobs: Jobs = None,
 ) -> None:
-    rules = Rules(self_touch=allow_self_touch)
+    from flowsat.sat.kept import Kept
+
+    rules, kept = Rules(self_touch=allow_self_touch), Kept()
 
     def written(item: Puzzle) -> str | Result:
         paths = item.given_paths
         if format_named(to.value).needs_solution and paths is None:
-            result = solve_puzzle(item, rules=rules, timeout=timeout)
+            result = solve_puzzle(item, rules=rules, timeout=timeout, kept=kept)
             if result.status != "solved":
                 return result
             paths = result.paths
@@ -98,7 +100,7 @@ def convert(
 
     with replacing(output, text=True) if output else nullcontext(sys.stdout) as out:
         try:
-            each_puzzle(files, max_cells, written, show, jobs)
+            each_puzzle(files, max_cells, written, show, jobs, kept)
         except typer.Exit as end:  # some puzzles not written: the others still are
             status = end.exit_code
         if status and output and is_read(output, files):  # those would be lost with it

@@ -206,6 +206,7 @@ def rate(
     jobs: Jobs = None,
 ) -> None:
     from flowsat import difficulty
+    from flowsat.sat.kept import Kept
 
     def show(item: Puzzle, rating: difficulty.Rating) -> int:
         if fmt is Format.json:
@@ -220,7 +221,9 @@ def rate(
         return 0 if rating.status == "solved" else EXIT.get(rating.status, 0)
 
     rules, nodes = Rules(self_touch=allow_self_touch), max_nodes or difficulty.MAX_NODES
-    each_puzzle(files, max_cells, lambda p: difficulty.rate(p, rules, nodes), show, jobs)
+    kept = Kept()
+    each_puzzle(files, max_cells, lambda p: difficulty.rate(p, rules, nodes, kept), show, jobs,
+                kept)
 
 
 @group.command("check-unique", help="""Tell, per puzzle, whether it has exactly one solution
@@ -250,9 +253,10 @@ def check_unique(
     budget = {} if max_conflicts is None else {"max_conflicts": max_conflicts}
 
     from flowsat import unique
+    from flowsat.sat.kept import Kept
 
     def work(item: Puzzle) -> tuple[unique.Uniqueness, str]:
-        found = unique.check_unique(item, rules=rules, timeout=timeout, **budget)
+        found = unique.check_unique(item, rules=rules, timeout=timeout, kept=kept, **budget)
         if found.verdict != "unsolvable" or fmt is Format.json:
             return found, ""
         from flowsat.looser import lifting, note
@@ -272,4 +276,5 @@ def check_unique(
                     typer.echo(draw(item, paths, color) + "\n", color=color)
         return 0 if found.verdict == "unique" else EXIT.get(found.verdict, 1)
 
-    each_puzzle(files, max_cells, work, show, jobs)
+    kept = Kept()
+    each_puzzle(files, max_cells, work, show, jobs, kept)

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Annotated, Literal, get_type_hints
 import typer
 from typer.models import OptionInfo
 
-from flowsat.backend import REGISTRY, Backend, Limits, chosen, described, loaded
+from flowsat.backend import REGISTRY, Backend, Limits, chosen, described, keeper, loaded
 from flowsat.commands.common import (
     EXIT,
     EXIT_STATUS,
@@ -231,20 +231,21 @@ def solve(
     limits = Limits(timeout, share(max_memory, workers))
 
     lean = workers > 1 and not pics  # a worker's answer: its status and its text
+    kept = keeper(found)  # this run's (each worker's copy: its own)
 
     def work(item: Puzzle | PuzzleError) -> Answer:
         if isinstance(item, PuzzleError):
             return None, None, None  # reported in its turn
         replay = Replay(item, delay=delay, fast=fast, color=color,
                         show_cycles=show_cycles) if replaying else None
-        result = run(item, found, options, rules, limits, replay)
+        result = run(item, found, options, rules, limits, replay, kept)
         note = lifted_note(item, result, found, options, rules, limits) \
             if fmt is SolveFormat.text else ""
         text = shown(item, result, backend, fmt, color, quiet, rules, note)
         return (Result(result.status) if lean else result), replay, text
 
     worst, noted = 0, False
-    with closing(answers(items, work, workers)) as answered:
+    with closing(answers(items, work, workers, kept and kept.start)) as answered:
         for item, done in answered:
             if not noted and getattr(item, "format", None) == "puzzlink":
                 from flowsat.looser import nikoli_note

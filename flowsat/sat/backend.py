@@ -13,6 +13,7 @@ if TYPE_CHECKING:  # (the contract's module is not needed to import this one)
     from flowsat.puzzle.model import Puzzle
     from flowsat.puzzle.rules import Rules
     from flowsat.result import Result
+    from flowsat.sat.kept import Kept
 
 
 class SatBackend:
@@ -30,12 +31,19 @@ class SatBackend:
         """The options, each checked once (`flowsat.sat.options.checked`)."""
         return checked(**given)
 
+    def kept(self) -> Kept:
+        """What a run of puzzles keeps from one to the next, for its owner to pass to each
+        `solve` (`flowsat.sat.kept`: the boards compiled once)."""
+        from flowsat.sat.kept import Kept
+
+        return Kept()
+
     def solve(self, puzzle: Puzzle, options: SatOptions, rules: Rules, limits: Limits,
-              observe: Observer | None = None) -> Result:
+              observe: Observer | None = None, kept: Kept | None = None) -> Result:
         """A solution of the puzzle, or why there is none (`flowsat.sat.search.search`)."""
         from flowsat.sat.search import search
 
-        return search(puzzle, 1, options, rules, limits, observe=observe)[0]
+        return search(puzzle, 1, options, rules, limits, observe=observe, kept=kept)[0]
 
 
 BACKEND = SatBackend()

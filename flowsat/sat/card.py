@@ -9,14 +9,12 @@ import numpy as np
 from pysat.formula import IDPool
 
 # pysat.card is imported where one of its methods is asked for: the default encodings are
-# pairwise (1.5 M instructions a start)
+# pairwise (its import costs every start: docs/performance.md, "Compiled boards")
 
 # PySAT's pairwise encoding only knows bound 1; "pairwise" here is the direct binomial encoding
 # for any bound (one clause per subset), which is what small degree constraints want. PySAT's
 # bitwise and ladder encodings only know bound 1 too: other bounds use the direct encoding.
-PYSAT_METHODS = ("seqcounter", "sortnetwrk", "cardnetwrk", "bitwise", "ladder", "totalizer",
-                 "mtotalizer", "kmtotalizer")
-METHODS = ("pairwise", *PYSAT_METHODS)
+# The methods are the `card` choices of `flowsat.sat.choices`.
 
 
 @cache

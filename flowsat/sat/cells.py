@@ -289,5 +289,3 @@ class NoCells:
     def __init__(self, enc: Encoder):
         self.enc = enc
 
-
-FAMILIES = {"onehot": OneHot, "binary": Binary, "none": NoCells}

@@ -5,10 +5,17 @@ cycle found in a model, in the solve loop."""
 
 from __future__ import annotations
 
+from flowsat.puzzle.rules import Rules
 from flowsat.sat.encoder import Encoder, Keys
+from flowsat.sat.rules import no_squares
 
 
-def order(enc: Encoder, links) -> None:
+def squares(enc: Encoder, links, rules: Rules) -> None:
+    """`cycles = "squares"`: lazy cuts, and no 2x2 cycle up front (`rules.no_squares`)."""
+    enc.clauses += no_squares(enc, links, rules)
+
+
+def order(enc: Encoder, links, rules: Rules | None = None) -> None:
     """Clauses that orient every link and number cells increasingly along each path."""
     nbits = max(1, enc.size.bit_length())
     flat = enc.new_vars("order", Keys(enc.size * nbits, lambda t: (enc.cell(t // nbits),

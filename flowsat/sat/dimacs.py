@@ -81,9 +81,7 @@ def describe(formula: Encoding, rules: Rules) -> Iterator[str]:
     puzzle, spec = formula.enc.puzzle, formula.spec
     yield (f"flowsat {__version__}: {puzzle.name} ({puzzle.size} {puzzle.kind}, "
            f"{len(puzzle.colors)} colors)")
-    yield (f"encoding {spec.name}: cells={spec.cells} links={spec.links} card={spec.card} "
-           f"cycles={spec.cycles} deduce={str(spec.deduce).lower()} "
-           f"unique={str(spec.unique).lower()}")
+    yield f"encoding {spec.name}: {spec.choices}"
     yield "rule: " + ("paths may touch themselves" if rules.self_touch else
                       "no path touches itself side by side")
     yield "cells: " + ("every cell is covered" if rules.fill_all else "cells may stay empty")

@@ -240,7 +240,7 @@ class Keys(Sequence):
 
 
 @dataclass(frozen=True, eq=False, repr=False)  # one a board (`graph`): by identity; its
-class Graph:  # arrays' eq and repr are worth less than their making (2 M instructions a start)
+class Graph:  # arrays' eq and repr are worth less than their making (every start pays it)
     """What the encoder derives from a board alone (its nodes, edges and neighbors, as lists
     and arrays), made once per board and shared, read only, by every puzzle on it."""
 

@@ -3,23 +3,30 @@ reads its models and adds clauses to it as the search goes (`Encoding`)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from flowsat.puzzle.model import Puzzle
 from flowsat.puzzle.rules import DEFAULT_RULES, Rules
-from flowsat.sat import cells, links
 from flowsat.sat import rules as board_rules
-from flowsat.sat.cycles import order
+from flowsat.sat.choices import REGISTRY, loaded
 from flowsat.sat.encoder import Encoder
 from flowsat.sat.options import LEAN_FROM
 from flowsat.sat.spec import Spec, load_spec
+
+if TYPE_CHECKING:
+    from flowsat.sat.dirtypes import DirTypes
+    from flowsat.sat.links import Edges
+
+WRITTEN = ("deduce", "cycles")  # the families whose choices write clauses, in this order
 
 
 class Encoding:
     """A puzzle's CNF, the families that know how to read its models, and the variable that
     switches the uniqueness rule on (0 when the encoding has none). (A plain class: making a
-    dataclass costs every start some 1.5 M instructions.)"""
+    dataclass costs every start its making: docs/performance.md.)"""
 
     def __init__(self, spec: Spec, enc: Encoder, cells: object,
-                 links: links.DirTypes | links.Edges, unique: int = 0, lazy_touch: bool = False):
+                 links: DirTypes | Edges, unique: int = 0, lazy_touch: bool = False):
         self.spec, self.enc, self.cells, self.links = spec, enc, cells, links
         self.unique = unique
         self.lazy_touch = lazy_touch  # the no-self-touch clauses come where a model touches
@@ -67,18 +74,14 @@ def encode(puzzle: Puzzle, spec: Spec | str, rules: Rules = DEFAULT_RULES) -> En
                   and board_rules.corners_written(enc))
     lean = cell_count(puzzle) >= LEAN_FROM  # turns and short codes: worth their tables
     codes = "free" if spec.codes == "short" and not (lazy_touch and lean) else spec.codes
-    cell_family = cells.FAMILIES[spec.cells](enc, **({"codes": codes} if codes != "bounded"
-                                                     else {}))
-    link_family = links.FAMILIES[spec.links](enc, cell_family, rules,
-                                             **({"lazy_touch": True} if lazy_touch else {}),
-                                             **({"degree": spec.degree} if spec.degree
-                                                != "direct" and lean else {}))
-    if spec.deduce:
-        enc.clauses += board_rules.deductions(enc, link_family, rules)
-    if spec.cycles == "squares":
-        enc.clauses += board_rules.no_squares(enc, link_family, rules)
-    elif spec.cycles == "order":
-        order(enc, link_family)
+    cell_family = loaded(REGISTRY["cells", spec.cells].make)(
+        enc, **({"codes": codes} if codes != "bounded" else {}))
+    link_family = loaded(REGISTRY["links", spec.links].make)(
+        enc, cell_family, rules, **({"lazy_touch": True} if lazy_touch else {}),
+        **({"degree": spec.degree} if spec.degree != "direct" and lean else {}))
+    for family in WRITTEN:
+        if write := REGISTRY[family, getattr(spec, family)].write:
+            loaded(write)(enc, link_family, rules)
     switch = 0
     if spec.unique and not rules.self_touch:
         switch = enc.new_var("uniqueness rule on", True)

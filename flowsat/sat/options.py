@@ -4,10 +4,14 @@ once when made (`checked`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
-from typing import Any
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
 
 from flowsat.options import MAX_CONFLICTS, Bounds, check_options, option
 from flowsat.result import UsageError
+
+if TYPE_CHECKING:
+    from flowsat.sat.spec import Spec
 
 DEFAULT_ENCODING = "edges-turns"
 DEFAULT_SOLVER = "glucose4"
@@ -16,7 +20,7 @@ COMPILED = ("auto", "off")
 DEDUCE_FROM = 10_000  # cells: where `deduce` is auto, boards this large propagate first
 # cells: boards this large take `degree = "turns"` and `codes = "short"` (on smaller ones the
 # tables they need cost more than the clauses they save: direct degrees, whole codes; 50, not
-# 150, since the tables are shared per board: docs/notes/2026-11-23-speed.md, stop 23)
+# 150, since the tables are shared per board: docs/notes/2026-11-23-speed.md, "stop 23")
 LEAN_FROM = 50
 
 
@@ -51,6 +55,14 @@ class SatOptions:
         None, "Stop (status limit) after this many solver conflicts over the whole search: "
         "a budget that ends the same way on every machine.", MAX_CONFLICTS)
 
+    @cached_property
+    def spec(self) -> Spec:
+        """The encoding's spec, read once (`flowsat.sat.spec.load_spec`): no field, so no
+        flag."""
+        from flowsat.sat.spec import load_spec
+
+        return load_spec(self.encoding)
+
 
 def checked(**given: Any) -> SatOptions:
     """The options from the values given (None: the default), each checked: an unknown name,
@@ -72,8 +84,6 @@ def checked(**given: Any) -> SatOptions:
     for name in ("encoding", "solver"):
         if not isinstance(getattr(options, name), str):
             raise UsageError(f"--{name}: {getattr(options, name)!r} is not a name")
-    from flowsat.sat.spec import load_spec
-
-    load_spec(options.encoding)
+    options.spec  # read now: a UsageError here, and parsed once  # noqa: B018
     return options
 

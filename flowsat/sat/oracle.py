@@ -143,9 +143,8 @@ def open_oracle(name: str, clauses: list[list[int]]) -> Oracle | FromScratch:
 # called straight (without the two Python methods PySAT wraps them in, Solver.add_clause, then
 # e.g. Glucose4.add_clause), a formula loads in about two thirds of the time
 # (benchmarks/ingest.py); by `starmap` on the (solver, clause) pairs of a `zip`, which reuses
-# its pair once a call is done with it (`map` made each call's arguments a new tuple:
-# compiling and loading blank 10x10, 15x15 and 20x20 boards -2.4 % instructions, callgrind).
-# Other solvers load through their add_clause.
+# its pair once a call is done with it (`map` makes each call's arguments a new tuple:
+# docs/performance.md, "Compiled boards"). Other solvers load through their add_clause.
 DIRECT_ADD = {"glucose4": ("glucose41_add_cl", "glucose"),
               "glucose42": ("glucose421_add_cl", "glucose"),
               "cadical153": ("cadical153_add_cl", "cadical"),
@@ -154,14 +153,13 @@ DIRECT_ADD = {"glucose4": ("glucose41_add_cl", "glucose"),
 LOAD_BATCH = 20_000
 # Solvers opened in their incremental mode (PySAT's `incr`): Glucose then leaves the
 # assumption levels out of a learned clause's LBD, which a compiled board's puzzles (the dots
-# as some 100 assumptions, `sat.compiled`) are made of. Instructions against without
-# (callgrind, `flowsat solve --jobs 1 --format json`): /work/packs/k1000.txt -0.7 %,
-# 500 levels of 5x5 to 9x9 -0.8 %, /work/packs/mid.txt -0.3 %, the 2016 set +0.1 %
+# as some 100 assumptions, `sat.compiled`) are made of (docs/performance.md, "Compiled
+# boards")
 INCR_MODE = frozenset({"glucose3", "glucose4", "glucose42"})
 
 
 class Batched(Protocol):
-    """Clauses that come in batches of their own (`compiled.Clauses`)."""
+    """Clauses that come in batches of their own (`board_cnf.Clauses`)."""
 
     def __len__(self) -> int: ...
 

@@ -23,11 +23,12 @@ from itertools import pairwise
 
 import numpy as np
 
-from flowsat.puzzle.model import CellPath, Paths
+from flowsat.puzzle.model import Cell, CellPath, Paths
 from flowsat.sat import card
 from flowsat.sat.bulk import chains, links_in
 from flowsat.sat.deduce import OFF, ON, UNDECIDED, Propagation
 from flowsat.sat.encoder import Encoder
+from flowsat.sat.loop import Decoded, solutions
 from flowsat.sat.oracle import open_oracle
 
 
@@ -221,37 +222,59 @@ def search(p: Propagation, res: Residue, limit: int, name: str, deadline: float 
     """Up to `limit` solutions of a finished propagation's residue (see `search.search`):
     the answer (False: no more solutions, None: deadline or budget) and the solutions found.
     `budget(oracle)` wraps the solver in a conflict budget."""
-    enc = p.enc
     stats.update(variables=res.top, clauses=len(res.clauses))
-    found: list[Paths] = []
     t = time.perf_counter()
     with open_oracle(name, res.clauses) as sat:
         stats["load_s"] = time.perf_counter() - t
         for paths in known:
-            sat.add(res.block(assignment(res, enc, paths)))
+            sat.add(res.block(assignment(res, p.enc, paths)))
         oracle = budget(sat) if budget else sat
-        while len(found) < limit:
-            t = time.perf_counter()
-            answer = oracle.solve(deadline)
-            stats["solve_s"] += time.perf_counter() - t
-            stats["rounds"] += 1
-            if answer is not True:
-                break
-            t = time.perf_counter()
-            model = sat.model()
-            around = res.cycles(model)
-            if around:
-                for clause in around:
-                    sat.add([-x for x in clause])
-                stats["cycle_cuts"] += len(around)
-            else:
-                found.append(trace(enc, res.links(model)))
-                sat.add(res.block(model))
-            stats["decode_s"] += time.perf_counter() - t
+        answer, found = solutions(Rest(p, res, oracle, deadline, stats), limit)
         stats.update(sat.stats())
         if budget:
             stats["out_of_budget"] = oracle.left() <= 0
     return answer, found
+
+
+class Rest:
+    """The residue formula on its solver, as the loop takes it (`flowsat.sat.loop.Route`):
+    cycles of chains cut, each model traced whole (`trace`)."""
+
+    def __init__(self, p: Propagation, res: Residue, sat, deadline: float | None, stats: dict):
+        self.p, self.res, self.sat, self.deadline, self.stats = p, res, sat, deadline, stats
+
+    def solve(self) -> bool | None:
+        return self.sat.solve(self.deadline)
+
+    def model(self) -> list[int]:
+        return self.sat.model()
+
+    def decode(self, model: list[int]) -> Decoded:
+        """The cycles of chains the model closes (as the links around each), or, if none,
+        its paths."""
+        around = self.res.cycles(model)
+        if around:
+            return Decoded(None, around)
+        return Decoded(trace(self.p.enc, self.res.links(model)))
+
+    def cuts(self, decoded: Decoded, model: list[int]) -> list[list[int]]:
+        return [[-x for x in around] for around in decoded.cycles]
+
+    def add(self, clauses: list[list[int]]) -> None:
+        for clause in clauses:
+            self.sat.add(clause)
+
+    def block(self, model: list[int]) -> None:
+        self.sat.add(self.res.block(model))
+
+    def relax(self) -> bool:
+        return False  # no rule to switch off
+
+    def cells(self, cycles: list[list[int]]) -> list[list[Cell]]:
+        """The cells at the ends of the links around each cycle."""
+        ends, enc = self.p.enc.graph.edge_array, self.p.enc
+        return [sorted({enc.cell(int(n)) for k in around for n in ends[self.res.edges[k - 1]]})
+                for around in cycles]
 
 
 def assignment(res: Residue, enc: Encoder, paths: Paths) -> list[int]:

@@ -15,6 +15,11 @@ from flowsat.sat.encoder import DIRECTION, DOWN, RIGHT, Encoder, cut_rows, graph
 from flowsat.sat.links import CORNERS, TYPES
 
 
+def deduced(enc: Encoder, links, rules: Rules) -> None:
+    """`deduce = true`: units for the links the board forces (`deductions`)."""
+    enc.clauses += deductions(enc, links, rules)
+
+
 def deductions(enc: Encoder, links, rules: Rules) -> list[list[int]]:
     """Units for the links that follow from the board alone.
 

@@ -1,5 +1,5 @@
-"""The SAT backend's search: compile a puzzle to CNF, solve it with a PySAT solver, cut
-cycles, decode; or propagate first and solve what is left (`residue`).
+"""The SAT backend's search: which route answers a puzzle (propagation first, the board's
+compiled solver, or a formula of its own), each run by the one loop (`flowsat.sat.loop`).
 
 Cycles detached from the dots satisfy the local clauses; each model is traced from the dots
 (`decode`), the cells left over form cycles, each cycle is cut by a clause added to the same
@@ -8,30 +8,27 @@ solver instance, and the solver runs again (incrementally: nothing is rebuilt or
 
 from __future__ import annotations
 
-import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import pairwise
-from types import ModuleType
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from flowsat.backend import NO_LIMITS, Limits, Observer
 from flowsat.memory import cap_mb, collector_paused, shown
-from flowsat.parallel import FRESH
 from flowsat.puzzle.model import Paths, Puzzle
 from flowsat.puzzle.rules import DEFAULT_RULES, Rules
-from flowsat.result import Result, UsageError
-from flowsat.sat.decode import BrokenModel, trace
+from flowsat.result import Result
 from flowsat.sat.deduce import OFF, ON, RESIDUE_SHARE, Propagation, corners_hold, counts, propagated
 from flowsat.sat.encoder import Encoder
 from flowsat.sat.estimate import Size, deduction_mb, formula_size, size_of
 from flowsat.sat.formula import Encoding, cell_count, encode
+from flowsat.sat.fresh import Fresh, block_known, carried
+from flowsat.sat.kept import Kept
+from flowsat.sat.loop import Budget, solutions
 from flowsat.sat.options import DEDUCE_FROM, SatOptions
-from flowsat.sat.oracle import FromScratch, Oracle, open_oracle, solver_name
-from flowsat.sat.spec import load_spec
+from flowsat.sat.oracle import Oracle, open_oracle, solver_name
 
 if TYPE_CHECKING:  # imported where used: only propagation on large boards needs it
     from flowsat.sat import residue
@@ -43,7 +40,8 @@ DEFAULTS = SatOptions()
 @collector_paused()
 def search(puzzle: Puzzle, limit: int, options: SatOptions = DEFAULTS,
            rules: Rules = DEFAULT_RULES, limits: Limits = NO_LIMITS, *,
-           known: Sequence[Paths] = (), observe: Observer | None = None) -> Answer:
+           known: Sequence[Paths] = (), observe: Observer | None = None,
+           kept: Kept | None = None) -> Answer:
     """Up to `limit` distinct solutions, each one blocked before the next is looked for.
 
     With limit > 1 the stats say how many were found (`solutions`) and whether the search ran
@@ -58,40 +56,10 @@ def search(puzzle: Puzzle, limit: int, options: SatOptions = DEFAULTS,
     `observe("model", paths, cycles)` is called with each model that has cycles, before they
     are cut (for animations). A formula whose estimate (then whose built size) passes
     `limits.max_memory` MB (default: `memory.default_cap_mb()`) is not built (not loaded):
-    status `limit`.
+    status `limit`. `kept` is what the caller keeps from one puzzle to the next (its compiled
+    boards: `flowsat.sat.kept`); None: the puzzle is encoded alone.
     """
-    return Search(puzzle, limit, options, rules, limits, known, observe).run()
-
-
-# a run's first puzzle (`compiled.Boards.first`'s arguments: the puzzle, then its cost once
-# solved), until the compiled boards are imported
-FIRST: list[list] = []
-BLOCK: list[Puzzle] = []  # the block under way's puzzles (`flowsat.parallel`; none: no block)
-
-
-def forget_boards(items: Sequence = ()) -> None:
-    """The compiled boards' solvers and the puzzles seen forgotten: a block of puzzles starts
-    afresh (`flowsat.parallel.FRESH`), its items told (`BLOCK`, the puzzles among them). Their
-    formulas are kept from then on (`compiled.FORMULAS`): a block after the first here (the
-    module is imported from a run's first block of more than one puzzle on, or its second
-    puzzle) may load them."""
-    FIRST.clear()
-    BLOCK[:] = [item for item in items if isinstance(item, Puzzle)]
-    if (compiled := sys.modules.get("flowsat.sat.compiled")) is not None:
-        compiled.BOARDS.clear(BLOCK)
-        compiled.FORMULAS.keeping = True
-
-
-FRESH.append(forget_boards)
-
-
-def boards_imported() -> ModuleType:
-    """The compiled boards' module, imported now (not at the top: see
-    `Search.on_compiled_board`) and told the block under way."""
-    from flowsat.sat import compiled
-
-    compiled.BOARDS.clear(BLOCK)
-    return compiled
+    return Search(puzzle, limit, options, rules, limits, known, observe, kept).run()
 
 
 class Search:
@@ -99,13 +67,14 @@ class Search:
     cap, what its result names (`config`) and its stats so far."""
 
     def __init__(self, puzzle: Puzzle, limit: int, options: SatOptions, rules: Rules,
-                 limits: Limits, known: Sequence[Paths] = (), observe: Observer | None = None):
+                 limits: Limits, known: Sequence[Paths] = (), observe: Observer | None = None,
+                 kept: Kept | None = None):
         self.start = time.perf_counter()
         self.puzzle, self.limit, self.options, self.rules = puzzle, limit, options, rules
-        self.known, self.observe = known, observe
+        self.known, self.observe, self.kept = known, observe, kept
         self.deadline = None if limits.timeout is None else self.start + limits.timeout
         self.solver = solver_name(options.solver, limits.timeout)
-        self.spec, self.cap = load_spec(options.encoding), cap_mb(limits.max_memory)
+        self.spec, self.cap = options.spec, cap_mb(limits.max_memory)
         self.config: dict = {"encoding": self.spec.name, "solver": self.solver}
         self.stats: dict = {}
 
@@ -127,32 +96,33 @@ class Search:
     def compiles(self) -> bool:
         """Whether the board's compiled solver may answer: asked for, and no conflict budget
         (a budget must end the same way whatever the solver met before)."""
-        return self.options.compiled == "auto" and self.options.max_conflicts is None
+        return (self.kept is not None and self.options.compiled == "auto"
+                and self.options.max_conflicts is None)
 
     def on_compiled_board(self) -> tuple | None:
         """`compiled.attempt`: the puzzle on its board's compiled solver, or None (the board's
-        first puzzle alone, or one that does not fit). The module is imported from a block of
-        more than one puzzle on, else from the second search: a run of one puzzle pays nothing
-        for it (its first puzzle waits in `FIRST`, to count as its board's first)."""
-        if (compiled := sys.modules.get("flowsat.sat.compiled")) is None:
-            if not FIRST and len(BLOCK) < 2:
-                FIRST.append([self.puzzle, self.spec, self.rules, self.solver, self.cap])
-                return None
-            compiled = boards_imported()
-        while FIRST:
-            compiled.BOARDS.first(*FIRST.pop())
-        return compiled.attempt(self.puzzle, self.limit, self.spec, self.rules, self.solver,
-                                self.cap, trace, self.deadline, self.known,
-                                self.options.max_conflicts, self.observe)
+        first puzzle alone, or one that does not fit). The boards are made from a block of
+        more than one puzzle on, else from the second search: a run of one puzzle pays
+        nothing for them (its first puzzle waits in `Kept.first`, to count as its board's
+        first)."""
+        kept = self.kept
+        if kept.waits():
+            kept.first.append([self.puzzle, self.spec, self.rules, self.solver, self.cap])
+            return None
+        boards = kept.compiled()
+        return kept.attempt(boards, self)
 
     def measured(self, literals: int) -> None:
         """The per-puzzle route's cost on a puzzle the compiled route could have answered,
-        for its board's choice of route (`compiled.Boards.measured`)."""
-        if FIRST:  # the run's first puzzle (this one): told with it
-            FIRST[-1] += [self.stats, literals]
-        elif (compiled := sys.modules.get("flowsat.sat.compiled")) is not None:
-            key = compiled.board_key(self.puzzle, self.spec, self.rules, self.solver)
-            compiled.BOARDS.measured(key, False, compiled.cost(self.stats, literals))
+        for its board's choice of route (`boards.Boards.measured`)."""
+        kept = self.kept
+        if kept.first:  # the run's first puzzle (this one): told with it
+            kept.first[-1] += [self.stats, literals]
+        elif (boards := kept.boards) is not None:
+            from flowsat.sat.boards import board_key, cost
+
+            key = board_key(self.puzzle, self.spec, self.rules, self.solver)
+            boards.measured(key, False, cost(self.stats, literals))
 
     def by_deduction(self, forced: Forced) -> Answer:
         """By propagation and the residue formula (or none: a contradiction)."""
@@ -173,7 +143,7 @@ class Search:
         estimate or its built size passes the memory cap."""
         puzzle, rules = self.puzzle, self.rules
         if forced is None and self.compiles and (done := self.on_compiled_board()):
-            answer, found, _, out_of_budget, self.stats = done
+            answer, found, out_of_budget, self.stats = done
             return self.finished(answer, found, out_of_budget)
         estimate = formula_size(puzzle, self.spec, rules, self.cap)
         if estimate is not None and estimate.mb > self.cap:
@@ -190,41 +160,21 @@ class Search:
             "decode_s": 0.0, **(forced.stats if forced else {})}
         loading = time.perf_counter()
         with open_oracle(self.solver, formula.clauses) as sat:
+            engine = carried(formula, sat)
             stats["load_s"] = time.perf_counter() - loading
             for paths in self.known:
                 block_known(formula, sat, paths)
             oracle = sat if self.options.max_conflicts is None else self.budgeted(sat)
-            answer, found, rule_on = self.solutions(formula, oracle)
-            stats.update(sat.stats())
+            route = Fresh(formula, oracle, self.deadline, stats, self.limit, self.known)
+            answer, found = solutions(route, self.limit, self.observe)
+            stats.update(sat.stats(), **getattr(engine, "stats", {}))
             out_of_budget = isinstance(oracle, Budget) and oracle.left() <= 0
         if formula.unique and self.limit == 1 and not self.known:
-            stats["route"] = "uniqueness rule" if rule_on else "complete"
+            stats["route"] = "uniqueness rule" if route.assumptions else "complete"
         formula.enc.clauses = []  # freed now: the cycle collector would (its names point back)
         if forced is None and self.compiles:
             self.measured(built.literals)
         return self.finished(answer, found, out_of_budget)
-
-    def solutions(self, formula: Encoding, sat: Oracle | FromScratch | Budget
-                  ) -> tuple[bool | None, list[Paths], bool]:
-        """The formula's solutions, each blocked before the next: the last answer (False: no
-        more, None: stopped), the solutions, and whether the uniqueness rule was still on (a
-        search for one solution that finds none with it falls back to the complete rule)."""
-        assumptions = [formula.unique] if formula.unique else []
-        found: list[Paths] = []
-        while len(found) < self.limit:
-            answer, paths, model = next_solution(formula, sat, self.deadline, self.stats,
-                                                 self.observe, assumptions)
-            if answer is False and assumptions and self.limit == 1 and not self.known:
-                assumptions = []
-                for clause in formula.state_lazy_touch():  # without the corner rule,
-                    sat.add(clause)                         # models touch all over
-                continue
-            if answer is not True:
-                break
-            found.append(paths)
-            if len(found) < self.limit:
-                sat.add(formula.links.block(model))
-        return answer, found, bool(assumptions)
 
     def budgeted(self, sat: Oracle) -> Budget:
         """The oracle under the search's conflict budget."""
@@ -309,89 +259,3 @@ def fixed(formula: Encoding, state: bytearray) -> list[list[int]]:
         elif s == OFF:
             clauses += [[-x] for x in formula.links.linked(i, j)]
     return clauses
-
-
-def next_solution(formula: Encoding, sat: Oracle | FromScratch, deadline: float | None, stats: dict,
-                  observe: Observer | None = None, assumptions: list[int] = ()
-                  ) -> tuple[bool | None, Paths | None, list[int] | None]:
-    """Solve, cutting the cycles of each model (and, when the no-self-touch clauses are
-    lazy, adding them where the model touches), until a model of right paths only (True,
-    its paths, the model), no model (False) or the deadline (None)."""
-    while True:
-        t = time.perf_counter()
-        answer = sat.solve(deadline, assumptions)
-        stats["solve_s"] += time.perf_counter() - t
-        stats["rounds"] += 1
-        if answer is not True:
-            return answer, None, None
-        t = time.perf_counter()
-        model = sat.model()
-        try:
-            traced = trace(formula.enc, formula.links.links(model))
-        except BrokenModel:  # short color codes join two colors: one more bit, or a bug
-            stats["decode_s"] = stats.get("decode_s", 0.0) + time.perf_counter() - t
-            if not (longer := formula.complete_codes(1)):
-                raise
-            sat.extend(longer)
-            stats["code_completions"] = stats.get("code_completions", 0) + 1
-            continue
-        paths, cycles = traced.paths, traced.cycles
-        touching = (formula.links.touching(traced.colors(formula.enc.size), model)
-                    if formula.lazy_touch else [])
-        stats["decode_s"] = stats.get("decode_s", 0.0) + time.perf_counter() - t
-        if not cycles and not touching:
-            return True, paths, model
-        if observe and cycles:
-            observe("model", paths, [[formula.enc.cell(i) for i in c] for c in cycles])
-        cuts = [formula.links.cut(c, model) for c in cycles] + formula.differ(touching)
-        if not cuts:
-            raise BrokenModel(f"{formula.enc.puzzle.name}: a model breaks a stated touch")
-        for clause in cuts:
-            sat.add(clause)
-        stats["cycle_cuts"] += len(cycles)
-        if touching:
-            stats["touch_cuts"] = stats.get("touch_cuts", 0) + len(touching)
-
-
-class Budget:
-    """An oracle whose calls share a conflict limit: `solve` answers None once it is spent
-    (or, looked at between calls only, once the deadline has passed)."""
-
-    def __init__(self, sat: Oracle, conflicts: int):
-        if not isinstance(sat, Oracle):
-            raise UsageError(f"solver {sat.name} takes no conflict limit")
-        self.sat, self.end = sat, sat.stats().get("conflicts", 0) + conflicts
-
-    def __getattr__(self, name: str):  # add, model, stats: the oracle's own
-        return getattr(self.sat, name)
-
-    def left(self) -> int:
-        return self.end - self.sat.stats().get("conflicts", 0)
-
-    def solve(self, deadline: float | None = None, assumptions: list[int] = ()
-              ) -> bool | None:
-        if self.left() <= 0 or (deadline is not None and time.perf_counter() > deadline):
-            return None
-        return self.sat.solve_within(self.left(), assumptions)
-
-
-def block_known(formula: Encoding, sat: Oracle, paths: Paths) -> None:
-    """Rule out a solution known beforehand: its model, found with its links (and no other)
-    assumed through a selector variable, is blocked as a found one is. ValueError if it is
-    no solution."""
-    enc = formula.enc
-    linked = {(min(i, j), max(i, j)) for path in paths.values()
-              for i, j in pairwise(enc.path_nodes(path))}
-    if not linked <= set(enc.edges):
-        raise ValueError(f"{enc.puzzle.name}: the known paths are not a solution")
-    selector = enc.new_var("known solution", len(enc.blocks))
-    for i, j in enc.edges:
-        lits = formula.links.linked(i, j)
-        for clause in [lits] if (i, j) in linked else [[-x] for x in lits]:
-            sat.add([-selector, *clause])
-    if sat.solve(None, [selector]) is not True:
-        raise ValueError(f"{enc.puzzle.name}: the known paths are not a solution")
-    sat.add(formula.links.block(sat.model()))
-    sat.add([-selector])
-
-

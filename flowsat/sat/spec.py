@@ -9,24 +9,14 @@ from typing import NamedTuple
 
 from flowsat.puzzle.formats import PuzzleError, read_text
 from flowsat.result import UsageError
+from flowsat.sat.choices import FAMILIES, compiles, line, problem
 
-CHOICES = {
-    "cells": ("onehot", "binary", "none"),
-    "links": ("dirtypes", "edges", "edgecolors"),
-    "card": ("pairwise", "seqcounter", "sortnetwrk", "cardnetwrk", "bitwise", "ladder",
-             "totalizer", "mtotalizer", "kmtotalizer"),
-    "cycles": ("lazy", "squares", "order"),
-    "deduce": (False, True),
-    "unique": (False, True),
-    "touch": ("eager", "lazy"),
-    "degree": ("direct", "turns"),
-    "codes": ("bounded", "free", "short"),
-}
+CHOICES = FAMILIES  # each family's choices (`flowsat.sat.choices`)
 
 
 class Spec(NamedTuple):
     """One named encoding: what it chooses for each family, and why (in its file). (A named
-    tuple: a frozen dataclass of its twelve fields costs every start some 6 M instructions.)"""
+    tuple: a frozen dataclass of its twelve fields costs every start its making.)"""
 
     name: str
     summary: str
@@ -42,20 +32,18 @@ class Spec(NamedTuple):
     notes: str = ""
 
     def problem(self) -> str | None:
-        """Why the choices do not fit together, if they do not."""
-        if (self.cells == "none") != (self.links == "edgecolors"):
-            return "cells = 'none' goes with links = 'edgecolors' and only with it"
-        if self.cycles == "order" and self.links == "dirtypes":
-            return "cycles = 'order' needs links = 'edges' or 'edgecolors'"
-        if self.touch == "lazy" and self.links != "edges":
-            return "touch = 'lazy' needs links = 'edges'"
-        if self.degree == "turns" and (self.links != "edges" or self.card != "pairwise"):
-            return "degree = 'turns' needs links = 'edges' and card = 'pairwise'"
-        if self.codes != "bounded" and (self.cells != "binary" or self.cycles != "lazy"):
-            return f"codes = '{self.codes}' needs cells = 'binary' and cycles = 'lazy'"
-        if self.codes == "short" and (self.links != "edges" or self.touch != "lazy"):
-            return "codes = 'short' needs links = 'edges' and touch = 'lazy'"
-        return None
+        """Why the choices do not fit together, if they do not (`choices.problem`)."""
+        return problem(self)
+
+    @property
+    def compiles(self) -> bool:
+        """Whether a board compiled once can carry every choice (`choices.compiles`)."""
+        return compiles(self)
+
+    @property
+    def choices(self) -> str:
+        """The choices as `family=choice` words."""
+        return line(self)
 
 
 def builtin_specs() -> dict[str, Path]:
