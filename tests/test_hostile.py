@@ -418,8 +418,8 @@ def test_a_file_that_is_not_executable_says_so(tmp_path):
 
 
 def sleeper(first: int) -> str:
-    """A `sleep` command line this process alone starts (of some 2 hours; the pid after the
-    point), whatever runs beside it: other test workers, other users' tests."""
+    """A `sleep` (of under five hours) whose command line this process alone makes, the pid
+    after the point, whatever runs beside it: other test workers, other users' tests."""
     return f"sleep {first}{os.getpid() % 1000:03d}.{os.getpid()}"
 
 
