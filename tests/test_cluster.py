@@ -27,7 +27,6 @@ from tests.test_generate import files_of, generate
 distributed = pytest.importorskip("distributed")
 
 __all__ = ["test_backends"]  # the fixture, used here by name
-pytestmark = pytest.mark.xdist_group("cluster")  # one worker: one LocalCluster for the module
 
 SAT_AND_ASTAR = dict(backends=["sat", "astar"], encodings=["edges-binary"],
                      solvers=["cadical195"], baselines=False, timeout=30)
