@@ -79,12 +79,14 @@ def test_small_bench_gives_one_record_per_run_with_consistent_fields(tmp_path):
 
 
 def test_a_hanging_run_is_killed_at_the_timeout_and_the_bench_goes_on(tmp_path, test_backends):
-    result = run_cli("bench", FLOW5, "--backends", "hang,sat", *ONE_SAT, "--timeout", "0.2",
+    """The hung worker is killed a grace (1 s) after the timeout; the timeout leaves the SAT run
+    of a 5x5 board room on a loaded machine (at 0.2 s it timed out under a load of 12)."""
+    result = run_cli("bench", FLOW5, "--backends", "hang,sat", *ONE_SAT, "--timeout", "1",
                      "--out", str(tmp_path))
     assert result.exit_code == 0, result.output
     hung, solved = lines(tmp_path)
     assert (hung["config"], hung["status"], hung["time_s"]) == ("hang/default", "timeout", None)
-    assert "worker killed" in hung["error"] and 1.2 <= hung["wall_s"] < 5
+    assert "worker killed" in hung["error"] and 2.0 <= hung["wall_s"] < 6
     assert (solved["config"], solved["status"]) == ("sat/edges-binary/cadical195", "solved")
 
 

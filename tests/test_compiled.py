@@ -8,6 +8,7 @@ import random
 import subprocess
 import sys
 from dataclasses import replace
+from functools import cache
 from itertools import pairwise
 from pathlib import Path
 
@@ -77,14 +78,23 @@ def moved(puzzle: Puzzle, rng: random.Random) -> Puzzle:
 def plain_pack(size: int, count: int, rules: Rules, seed: int = 1) -> list[Puzzle]:
     """Random fillings of one plain board cut into paths (solvable), every third with a dot
     moved (mostly unsolvable)."""
+    return list(made_pack(size, count, rules, seed))
+
+
+@cache
+def made_pack(size: int, count: int, rules: Rules, seed: int) -> tuple[Puzzle, ...]:
+    """`plain_pack`, made once a session (the same seed makes the same puzzles)."""
     rng = random.Random(seed)
+    # pieces of 5 cells on average; longer from 7x7 on, where a filling of 5-cell pieces
+    # rarely has at most 7 (of 7x7's, 1 in ~2,000: seconds a pack)
+    mean_length = 5.0 if size < 7 else size * size / 5
     pack = []
     for k in range(count):
-        paths = random_filling(size, size, rng, mean_length=5.0,
+        paths = random_filling(size, size, rng, mean_length=mean_length,
                                allow_self_touch=rules.self_touch, max_colors=7)
         puzzle = puzzle_of(paths, size, size, index=k + 1)
         pack.append(moved(puzzle, rng) if k % 3 == 2 else puzzle)
-    return pack
+    return tuple(pack)
 
 
 def kind_pack(board: Board, count: int, rules: Rules, seed: int = 1, **densities: float

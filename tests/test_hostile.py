@@ -418,14 +418,21 @@ def test_a_file_that_is_not_executable_says_so(tmp_path):
     assert line == f"flowsat: error: external solver {str(script)!r} is not an executable file"
 
 
+def sleeper(first: int) -> str:
+    """A `sleep` (of under five hours) whose command line this process alone makes, the pid
+    after the point, whatever runs beside it: other test workers, other users' tests."""
+    return f"sleep {first}{os.getpid() % 1000:03d}.{os.getpid()}"
+
+
 def leftovers(marker: str) -> list[str]:
-    """The processes still running whose command line holds the marker."""
-    found = subprocess.run(["pgrep", "-f", marker], capture_output=True, text=True)
+    """The processes still running whose command line is the marker."""
+    found = subprocess.run(["pgrep", "-f", f"^{re.escape(marker)}$"], capture_output=True,
+                           text=True)
     return found.stdout.split()
 
 
 def test_a_slow_solver_is_killed_with_its_children_at_the_timeout(tmp_path):
-    marker = f"sleep 7{os.getpid() % 1000}"
+    marker = sleeper(7)
     command = program(tmp_path, "slow.sh", f"{marker} & {marker}")
     start = time.perf_counter()
     result = cli("solve", "-q", FLOW5, "--timeout", "0.5", "--solver", f"external:{command}")
@@ -436,7 +443,7 @@ def test_a_slow_solver_is_killed_with_its_children_at_the_timeout(tmp_path):
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
 def test_flowsat_stopped_takes_the_solver_and_its_folder_with_it(tmp_path, sig):
-    marker = f"sleep 8{os.getpid() % 1000}{sig.value}"
+    marker = sleeper(sig.value)
     command = program(tmp_path, "slow.sh", f"{marker} & {marker}")
     temp = tmp_path / "tmp"
     temp.mkdir()

@@ -34,7 +34,7 @@ def flowsat(*args: str) -> subprocess.CompletedProcess:
 @pytest.fixture
 def files(tmp_path) -> list[str]:
     """Many puzzles, a bad file, a missing one, an unsolvable puzzle and one too large for
-    the best-first search to solve within a second."""
+    the best-first search to solve within a hundred states."""
     bad = tmp_path / "bad.txt"
     bad.write_text("AB\nC\n")
     return [str(SMALL / "5x5"), str(bad), str(PUZZLES / "unsolvable" / "crossing_3x3.txt"),
@@ -44,16 +44,31 @@ def files(tmp_path) -> list[str]:
 
 def test_text_is_the_same_on_two_workers_timings_aside(files):
     """The best-first search carries nothing from one puzzle to the next: its lines are those
-    of one process, byte for byte but the times."""
-    heads = ["--backend", "astar", "--problem", "heads", "--timeout", "1"]  # (the sweeps
-    # answer the 50x50 board's timeout with the states they reached, which vary from run to run)
+    of one process, byte for byte but the times. A budget of states, not seconds, stops the
+    50x50 board: both runs do the same work however loaded the machine is."""
+    heads = ["--backend", "astar", "--problem", "heads", "--max-nodes", "100"]  # (the sweeps
+    # answer the 50x50 board's limit with the states they reached, which vary from run to run)
     one = flowsat("solve", *heads, "--jobs", "1", *files)
     two = flowsat("solve", *heads, "--jobs", "2", *files)
     assert one.returncode == two.returncode == 3, one.stderr
-    assert ": timeout in " in one.stdout and ": unsolvable " in one.stdout
+    assert ": limit in " in one.stdout and ": unsolvable " in one.stdout
     assert one.stdout.count("solved in") == 60
     assert TIMES.sub("T s", one.stdout) == TIMES.sub("T s", two.stdout)
     assert one.stderr == two.stderr and one.stderr.count("\n") == 2  # the bad and missing files
+
+
+def test_a_worker_times_out_as_one_process_does(monkeypatch):
+    """The deadline rings in a worker as in the command's process: a 50x50 board in each of
+    two workers, with a timeout no machine solves it within."""
+    monkeypatch.setattr(parallel, "BLOCK", 1)
+    monkeypatch.setattr(parallel, "MIN_ITEMS_A_WORKER", 1)
+    assert parallel.workers_for(2, 2) == 2
+    big = str(PUZZLES / "large" / "50x50" / "50x50-0001.txt")
+    result = CliRunner().invoke(app, ["solve", "--backend", "astar", "--problem", "heads",
+                                      "--timeout", "0.5", "--jobs", "2", big, big])
+    assert result.exit_code == 3, result.output
+    assert [line.split(": ")[1].split(" in ")[0] for line in result.stdout.splitlines()] == [
+        "timeout", "timeout"]
 
 
 def timeless(line: str) -> dict:
@@ -150,7 +165,8 @@ def distinct_boards(tmp_path) -> list[str]:
     return [str(sorted(folder.iterdir())[0]) for folder in sorted(SMALL.iterdir())] + [str(bad)]
 
 
-@pytest.mark.parametrize("command", [["rate"], ["check-unique"], ["convert", "--to", "pack"]])
+@pytest.mark.parametrize("command", [["rate", "--max-nodes", "1000"], ["check-unique"],
+                                     ["convert", "--to", "pack"]])
 def test_rate_check_unique_convert_the_same_on_two_workers(command, tmp_path, monkeypatch):
     monkeypatch.setattr(parallel, "MIN_ITEMS_A_WORKER", 1)
     outputs = []
