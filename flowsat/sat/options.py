@@ -74,6 +74,8 @@ def checked(**given: Any) -> SatOptions:
             raise UsageError(f"--{name}: {getattr(options, name)!r} is not a name")
     from flowsat.sat.spec import load_spec
 
-    load_spec(options.encoding)
+    needed = load_spec(options.encoding).needs_solver()
+    if needed and "solver" not in given:  # an encoding that runs on one solver: that one
+        options = replace(options, solver=needed)
     return options
 

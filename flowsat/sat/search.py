@@ -106,6 +106,9 @@ class Search:
         self.deadline = None if limits.timeout is None else self.start + limits.timeout
         self.solver = solver_name(options.solver, limits.timeout)
         self.spec, self.cap = load_spec(options.encoding), cap_mb(limits.max_memory)
+        if (needed := self.spec.needs_solver()) and self.solver != needed:  # (propagator)
+            raise UsageError(f"encoding {self.spec.name} (cycles = '{self.spec.cycles}') runs "
+                             f"on --solver {needed} only, not {self.solver}")
         self.config: dict = {"encoding": self.spec.name, "solver": self.solver}
         self.stats: dict = {}
 
@@ -191,11 +194,12 @@ class Search:
         loading = time.perf_counter()
         with open_oracle(self.solver, formula.clauses) as sat:
             stats["load_s"] = time.perf_counter() - loading
+            engine = connected(formula, sat, rules) if self.spec.cycles == "propagator" else None
             for paths in self.known:
                 block_known(formula, sat, paths)
             oracle = sat if self.options.max_conflicts is None else self.budgeted(sat)
             answer, found, rule_on = self.solutions(formula, oracle)
-            stats.update(sat.stats())
+            stats.update(sat.stats(), **(engine.stats() if engine else {}))
             out_of_budget = isinstance(oracle, Budget) and oracle.left() <= 0
         if formula.unique and self.limit == 1 and not self.known:
             stats["route"] = "uniqueness rule" if rule_on else "complete"
@@ -297,6 +301,14 @@ def first_deduce(puzzle: Puzzle, rules: Rules, deadline: float | None = None) ->
     stats = {"deduce_s": time.perf_counter() - t,
              **(counts(np.frombuffer(p.state, dtype=np.uint8)) if p else {"deduced": "unsolvable"})}
     return Forced(p, res, stats)
+
+
+def connected(formula: Encoding, sat: Oracle, rules: Rules):
+    """The connectivity propagator attached to the formula's solver (`cycles = "propagator"`)."""
+    from flowsat.sat.connectivity import attach
+
+    return attach(sat.solver, formula.enc.edges, formula.links.vars, formula.enc.dot,
+                  rules.fill_all)
 
 
 def fixed(formula: Encoding, state: bytearray) -> list[list[int]]:

@@ -15,7 +15,7 @@ CHOICES = {
     "links": ("dirtypes", "edges", "edgecolors"),
     "card": ("pairwise", "seqcounter", "sortnetwrk", "cardnetwrk", "bitwise", "ladder",
              "totalizer", "mtotalizer", "kmtotalizer"),
-    "cycles": ("lazy", "squares", "order"),
+    "cycles": ("lazy", "squares", "order", "propagator"),
     "deduce": (False, True),
     "unique": (False, True),
     "touch": ("eager", "lazy"),
@@ -33,7 +33,8 @@ class Spec(NamedTuple):
     cells: str
     links: str
     card: str = "pairwise"
-    cycles: str = "lazy"  # lazy cuts; squares: also no 2x2 cycle up front; order: eager
+    cycles: str = "lazy"  # lazy cuts; squares: also no 2x2 cycle up front; order: eager;
+    # propagator: a user propagator inside the solver (`flowsat.sat.connectivity`)
     deduce: bool = False  # units for the links the board forces
     unique: bool = False  # the uniqueness rule, with a fall-back to the complete encoding
     touch: str = "eager"  # no-self-touch clauses up front, or (lazy) where a model touches
@@ -45,8 +46,8 @@ class Spec(NamedTuple):
         """Why the choices do not fit together, if they do not."""
         if (self.cells == "none") != (self.links == "edgecolors"):
             return "cells = 'none' goes with links = 'edgecolors' and only with it"
-        if self.cycles == "order" and self.links == "dirtypes":
-            return "cycles = 'order' needs links = 'edges' or 'edgecolors'"
+        if self.cycles in ("order", "propagator") and self.links == "dirtypes":
+            return f"cycles = '{self.cycles}' needs links = 'edges' or 'edgecolors'"
         if self.touch == "lazy" and self.links != "edges":
             return "touch = 'lazy' needs links = 'edges'"
         if self.degree == "turns" and (self.links != "edges" or self.card != "pairwise"):
@@ -56,6 +57,11 @@ class Spec(NamedTuple):
         if self.codes == "short" and (self.links != "edges" or self.touch != "lazy"):
             return "codes = 'short' needs links = 'edges' and touch = 'lazy'"
         return None
+
+    def needs_solver(self) -> str | None:
+        """The one solver the choices run on, if they need one: the connectivity propagator
+        needs CaDiCaL 1.9.5's IPASIR-UP (`flowsat.sat.connectivity.SOLVER`)."""
+        return "cadical195" if self.cycles == "propagator" else None
 
 
 def builtin_specs() -> dict[str, Path]:

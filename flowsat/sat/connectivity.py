@@ -1,0 +1,282 @@
+"""Connectivity inside the solver: a user propagator (IPASIR-UP, `pysat.engines.Propagator`)
+over the link variables of the edge encoding, attached to CaDiCaL 1.9.5 (`cycles =
+"propagator"`).
+
+The clauses say each node's degree (and, through the colors, that a link joins one color);
+what they cannot say, that the links form paths from dot to dot with no cycle, the
+propagator says during search, at each fixpoint of the solver's unit propagation:
+
+- a chain of true links that closes on itself: the clause `not all of its links` (a cycle);
+  a chain whose two ends are cells without a dot and next to each other: the link between
+  them is false (it would close a cycle), its reason the chain's links;
+- a chain joining two dots of different colors: `not all of its links` (a join);
+- a dot that can no longer reach its partner through links not yet false, or (every cell
+  filled) a set of cells with no dot: a cut, `one of the false links around the set`.
+
+The chains are walked from the links made true since the last fixpoint only; the cut check
+labels the components of the links not yet false, which costs a pass over the board, so it
+runs only when a link made false since the last fixpoint has no short detour around it (the
+links not yet false that join its two ends within DETOUR nodes): removing such a link cannot
+split a component. `check_model` walks every chain of a full model, so a model with a cycle or
+two colors joined is never accepted, whatever the checks during search missed.
+
+Each callback runs Python (about a microsecond for one that does nothing), so
+`on_assignment` only records the value; the work is in `propagate`. PySAT's own
+`Solver.propagate()` is never called on a solver with a propagator (pysathq/pysat#232: after
+`solve()` it may report a false conflict on CaDiCaL 1.5.3/1.9.5).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pysat.engines import Propagator
+
+SOLVER = "cadical195"  # the PySAT solver with IPASIR-UP that flowsat uses
+DETOUR = 16  # nodes a detour search around a link made false visits at most
+CYCLE = -1  # `walk`: the chain came back to where it started
+
+
+class Connectivity(Propagator):
+    """The propagator of one formula: the board graph (each link's two nodes and its
+    variable), each node's dot color (-1: none), and whether every cell must be filled."""
+
+    def __init__(self, ends: Sequence[tuple[int, int]], links: Sequence[int],
+                 dots: Sequence[int], fill_all: bool):
+        super().__init__()
+        self.is_lazy = False
+        self.ends, self.var = list(ends), list(links)
+        self.edge_of = {v: k for k, v in enumerate(self.var)}
+        self.dots, self.fill_all = list(dots), fill_all
+        self.adj: list[list[tuple[int, int]]] = [[] for _ in self.dots]
+        for k, (i, j) in enumerate(self.ends):
+            self.adj[i].append((j, k))
+            self.adj[j].append((i, k))
+        partner: dict[int, list[int]] = {}
+        for i, color in enumerate(self.dots):
+            if color >= 0:
+                partner.setdefault(color, []).append(i)
+        self.pairs = [tuple(p) for p in partner.values() if len(p) == 2]
+        self.nodes = [i for i, near in enumerate(self.adj) if near or self.dots[i] >= 0]
+        self.value = [0] * len(self.var)  # 1 true, -1 false, 0 unassigned
+        self.fixed = bytearray(len(self.var))  # assigned for good (at the root)
+        self.trail: list[int] = []  # links assigned, in order
+        self.levels: list[int] = []  # where each decision level starts on the trail
+        self.fresh_true: list[int] = []  # links made true since the last fixpoint
+        self.fresh_false: list[int] = []
+        self.seen = [0] * len(self.dots)  # a walk's stamp on the nodes it passed
+        self.stamp = 0
+        self.clauses: list[list[int]] = []  # to hand the solver (`add_clause`)
+        self.reasons: dict[int, list[int]] = {}  # a propagated literal's reason
+        self.counts = dict.fromkeys(("propagations", "cycles", "joins", "cuts", "cut_checks",
+                                     "rejections"), 0)
+
+    # --- the solver's notifications: record, nothing more -----------------------------------
+
+    def on_assignment(self, lit: int, fixed: bool = False) -> None:
+        k = self.edge_of[lit if lit > 0 else -lit]
+        if fixed:
+            self.fixed[k] = 1
+        if self.value[k]:  # told again as it became fixed
+            return
+        if lit > 0:
+            self.value[k] = 1
+            self.fresh_true.append(k)
+        else:
+            self.value[k] = -1
+            self.fresh_false.append(k)
+        self.trail.append(k)
+
+    def on_new_level(self) -> None:
+        self.levels.append(len(self.trail))
+
+    def on_backtrack(self, to: int) -> None:
+        if to >= len(self.levels):
+            return
+        start, value, fixed = self.levels[to], self.value, self.fixed
+        for k in self.trail[start:]:
+            if not fixed[k]:
+                value[k] = 0
+        del self.trail[start:], self.levels[to:]
+
+    def decide(self) -> int:
+        return 0
+
+    # --- reasoning --------------------------------------------------------------------------
+
+    def propagate(self) -> list[int]:
+        """At a fixpoint: the chains of the links made true since the last one (cycles,
+        joins, links that would close a cycle), then, if a link made false may have split
+        a component, the cuts. A conflict goes out as a clause (`add_clause`)."""
+        if not (self.fresh_true or self.fresh_false) or self.clauses:
+            return []
+        found = self.follow_chains() if self.fresh_true else []
+        self.fresh_true.clear()
+        if self.fresh_false and not self.clauses:
+            if not all(self.detour(k) for k in self.fresh_false if self.value[k] == -1):
+                self.check_cuts()
+            self.fresh_false.clear()
+        self.counts["propagations"] += len(found)
+        return found
+
+    def follow_chains(self) -> list[int]:
+        """Walk the chain of each link made true: a cycle or a join is a conflict clause;
+        two ends without a dot side by side make the link between them false."""
+        self.stamp += 1
+        value, seen, var, dots, found = self.value, self.seen, self.var, self.dots, []
+        for k in self.fresh_true:
+            a, b = self.ends[k]
+            if value[k] != 1 or seen[a] == self.stamp:
+                continue
+            chain = [k]
+            seen[a] = self.stamp
+            last = self.walk(b, k, a, chain, value)
+            if last == CYCLE:
+                self.explain("cycles", [-var[e] for e in chain])
+                return []
+            first = self.walk(a, k, -2, chain, value)
+            if dots[first] >= 0 and dots[last] >= 0 and dots[first] != dots[last]:
+                self.explain("joins", [-var[e] for e in chain])
+                return []
+            if dots[first] < 0 and dots[last] < 0:
+                closing = self.link(first, last)
+                if closing is not None and value[closing] == 0 and -var[closing] not in found:
+                    found.append(-var[closing])
+                    self.reasons[-var[closing]] = [-var[closing], *(-var[e] for e in chain)]
+        return found
+
+    def walk(self, node: int, edge: int, start: int, chain: list[int], value: list[int]) -> int:
+        """Follow the true links from `node`, reached by `edge`, to the end of its chain
+        (each link passed appended to `chain`): the last node, or CYCLE at `start`."""
+        adj, seen, stamp = self.adj, self.seen, self.stamp
+        seen[node] = stamp
+        while True:
+            for j, e in adj[node]:
+                if e != edge and value[e] == 1:
+                    break
+            else:
+                return node
+            chain.append(e)
+            if j == start:
+                return CYCLE
+            if seen[j] == stamp:  # a node of more than two links: the clauses will object
+                return node
+            seen[j] = stamp
+            node, edge = j, e
+
+    def link(self, i: int, j: int) -> int | None:
+        """The link between two nodes, if any."""
+        for n, e in self.adj[i]:
+            if n == j:
+                return e
+        return None
+
+    def detour(self, k: int) -> bool:
+        """Whether the ends of link k are still joined by links not false within DETOUR
+        nodes of a search from one of them (then no component split when it went false)."""
+        a, b = self.ends[k]
+        adj, value = self.adj, self.value
+        reached, todo = {a}, [a]
+        for i in todo:
+            for j, e in adj[i]:
+                if e != k and value[e] != -1 and j not in reached:
+                    if j == b:
+                        return True
+                    reached.add(j)
+                    todo.append(j)
+            if len(reached) > DETOUR:
+                return False
+        return False
+
+    def components(self) -> tuple[list[int], list[int]]:
+        """Each node's component of the links not false, and each component's size."""
+        adj, value = self.adj, self.value
+        comp, sizes = [-1] * len(adj), []
+        for root in self.nodes:
+            if comp[root] >= 0:
+                continue
+            c = len(sizes)
+            comp[root], todo = c, [root]
+            for i in todo:
+                for j, e in adj[i]:
+                    if comp[j] < 0 and value[e] != -1:
+                        comp[j] = c
+                        todo.append(j)
+            sizes.append(len(todo))
+        return comp, sizes
+
+    def check_cuts(self) -> None:
+        """A conflict clause for the smallest set of nodes cut off: a dot from its partner,
+        or (every cell filled) nodes from every dot."""
+        self.counts["cut_checks"] += 1
+        comp, sizes = self.components()
+        bad = {min((comp[a], comp[b]), key=sizes.__getitem__)
+               for a, b in self.pairs if comp[a] != comp[b]}
+        if self.fill_all:
+            dotted = {comp[i] for i, color in enumerate(self.dots) if color >= 0}
+            bad |= set(range(len(sizes))) - dotted
+        if bad:
+            cut = min(bad, key=sizes.__getitem__)
+            self.explain("cuts", [self.var[e] for i in self.nodes if comp[i] == cut
+                                  for j, e in self.adj[i] if comp[j] != cut])
+
+    def explain(self, kind: str, clause: list[int]) -> None:
+        self.counts[kind] += 1
+        self.clauses.append(clause)
+
+    def provide_reason(self, lit: int) -> list[int]:
+        return self.reasons[lit]
+
+    def has_clause(self) -> bool:
+        return bool(self.clauses)
+
+    def add_clause(self) -> list[int]:
+        return self.clauses.pop()
+
+    # --- a full model: exact -------------------------------------------------------------
+
+    def check_model(self, model: Sequence[int]) -> bool:
+        """Whether a model's links are paths from dot to dot of one color, with no cycle;
+        if not, a clause against each cycle and each join is handed to the solver."""
+        value = [0] * len(self.var)
+        edge_of = self.edge_of
+        for lit in model:
+            k = edge_of.get(lit if lit > 0 else -lit)
+            if k is not None:
+                value[k] = 1 if lit > 0 else -1
+        self.stamp += 1
+        wrong = []
+        for a, b in self.pairs:
+            if self.seen[a] == self.stamp:
+                continue
+            chain: list[int] = []
+            end = self.walk(a, -1, -2, chain, value)
+            if self.dots[end] != self.dots[a]:
+                wrong.append([-self.var[e] for e in chain])
+        for k, (a, b) in enumerate(self.ends):  # links on no path from a dot: cycles
+            if value[k] == 1 and self.seen[a] != self.stamp:
+                chain = [k]
+                self.seen[a] = self.stamp
+                self.walk(b, k, a, chain, value)
+                wrong.append([-self.var[e] for e in chain])
+        if not wrong:
+            return True
+        self.counts["rejections"] += 1
+        self.clauses += wrong
+        return False
+
+    def stats(self) -> dict[str, int]:
+        """The events so far, as the result's stats name them."""
+        return {f"propagator_{name}": n for name, n in self.counts.items()}
+
+
+def attach(solver, ends: Sequence[tuple[int, int]], links: Sequence[int],
+           dots: Sequence[int], fill_all: bool) -> Connectivity:
+    """A propagator for the board graph (`ends`: each link's nodes, `links`: its variable,
+    `dots`: each node's dot color or -1), connected to a PySAT CaDiCaL 1.9.5 solver, its
+    link variables observed."""
+    engine = Connectivity(ends, links, dots, fill_all)
+    solver.connect_propagator(engine)
+    for v in engine.var:
+        solver.observe(v)
+    return engine
