@@ -94,7 +94,7 @@ def grid(height: int, width: int, dots: dict[int, int], fill_all: bool = True) -
     ends += [(r * width + c, (r + 1) * width + c) for r in range(height - 1)
              for c in range(width)]
     colors = [dots.get(i, -1) for i in range(height * width)]
-    return Connectivity(ends, range(1, len(ends) + 1), colors, fill_all)
+    return Connectivity(ends, range(1, len(ends) + 1), colors, Rules(fill_all=fill_all))
 
 
 def var(engine: Connectivity, i: int, j: int) -> int:
@@ -161,7 +161,7 @@ def test_on_cadical_a_cycle_is_prevented_and_a_cut_proved_without_search():
     for propagator in (False, True):
         with Solver(name="cadical195", bootstrap_with=formula.clauses) as sat:
             engine = (attach(sat, formula.enc.edges, formula.links.vars, formula.enc.dot,
-                             rules.fill_all) if propagator else None)
+                             rules) if propagator else None)
             assert sat.solve(assumptions=ring) is not propagator  # a cycle: a model without
             before = sat.accum_stats()["conflicts"]
             assert sat.solve(assumptions=wall) is False

@@ -289,5 +289,12 @@ class NoCells:
     def __init__(self, enc: Encoder):
         self.enc = enc
 
+    def same(self, pairs: Pairs, key: tuple | None = None) -> None:
+        """Nothing: with edge links, the propagator keeps colors apart (`cycles =
+        "propagator"`)."""
+
+    def differ(self, pairs: Pairs) -> None:
+        """Nothing (see `same`)."""
+
 
 FAMILIES = {"onehot": OneHot, "binary": Binary, "none": NoCells}

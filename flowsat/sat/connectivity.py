@@ -32,6 +32,8 @@ from collections.abc import Sequence
 
 from pysat.engines import Propagator
 
+from flowsat.puzzle.rules import Rules
+
 SOLVER = "cadical195"  # the PySAT solver with IPASIR-UP that flowsat uses
 DETOUR = 16  # nodes a detour search around a link made false visits at most
 CYCLE = -1  # `walk`: the chain came back to where it started
@@ -42,12 +44,14 @@ class Connectivity(Propagator):
     variable), each node's dot color (-1: none), and whether every cell must be filled."""
 
     def __init__(self, ends: Sequence[tuple[int, int]], links: Sequence[int],
-                 dots: Sequence[int], fill_all: bool):
+                 dots: Sequence[int], rules: Rules, colors: bool = True):
         super().__init__()
         self.is_lazy = False
         self.ends, self.var = list(ends), list(links)
         self.edge_of = {v: k for k, v in enumerate(self.var)}
-        self.dots, self.fill_all = list(dots), fill_all
+        self.dots, self.fill_all = list(dots), rules.fill_all
+        self.colorless = not colors  # then joins and touches are the propagator's alone
+        self.touch = self.colorless and not rules.self_touch
         self.adj: list[list[tuple[int, int]]] = [[] for _ in self.dots]
         for k, (i, j) in enumerate(self.ends):
             self.adj[i].append((j, k))
@@ -68,8 +72,8 @@ class Connectivity(Propagator):
         self.stamp = 0
         self.clauses: list[list[int]] = []  # to hand the solver (`add_clause`)
         self.reasons: dict[int, list[int]] = {}  # a propagated literal's reason
-        self.counts = dict.fromkeys(("propagations", "cycles", "joins", "cuts", "cut_checks",
-                                     "rejections"), 0)
+        self.counts = dict.fromkeys(("propagations", "cycles", "joins", "touches", "cuts",
+                                     "cut_checks", "rejections"), 0)
 
     # --- the solver's notifications: record, nothing more -----------------------------------
 
@@ -120,49 +124,95 @@ class Connectivity(Propagator):
         return found
 
     def follow_chains(self) -> list[int]:
-        """Walk the chain of each link made true: a cycle or a join is a conflict clause;
-        two ends without a dot side by side make the link between them false."""
+        """Walk the chain of each link made true: a cycle, a join (or, with `touch`, a
+        touch) is a conflict clause; the links that would close a cycle or join two colors
+        are false."""
         self.stamp += 1
-        value, seen, var, dots, found = self.value, self.seen, self.var, self.dots, []
+        value, var, found = self.value, self.var, []
         for k in self.fresh_true:
-            a, b = self.ends[k]
-            if value[k] != 1 or seen[a] == self.stamp:
+            if value[k] != 1 or self.seen[self.ends[k][0]] == self.stamp:
                 continue
-            chain = [k]
-            seen[a] = self.stamp
-            last = self.walk(b, k, a, chain, value)
-            if last == CYCLE:
-                self.explain("cycles", [-var[e] for e in chain])
+            nodes, links, closed = self.chain(k, value)
+            if closed:
+                self.explain("cycles", [-var[e] for e in links])
                 return []
-            first = self.walk(a, k, -2, chain, value)
-            if dots[first] >= 0 and dots[last] >= 0 and dots[first] != dots[last]:
-                self.explain("joins", [-var[e] for e in chain])
+            wrong = self.wrong(nodes, links, value)
+            if wrong is not None:
                 return []
-            if dots[first] < 0 and dots[last] < 0:
-                closing = self.link(first, last)
-                if closing is not None and value[closing] == 0 and -var[closing] not in found:
-                    found.append(-var[closing])
-                    self.reasons[-var[closing]] = [-var[closing], *(-var[e] for e in chain)]
+            because = [-var[e] for e in links]
+            for e in self.closing(nodes):
+                if value[e] == 0 and -var[e] not in found:
+                    found.append(-var[e])
+                    self.reasons[-var[e]] = [-var[e], *because]
         return found
 
-    def walk(self, node: int, edge: int, start: int, chain: list[int], value: list[int]) -> int:
+    def chain(self, k: int, value: list[int]) -> tuple[list[int], list[int], bool]:
+        """The chain of true links through link k: its nodes and links in order along it, and
+        whether it closes on itself (then its links are the cycle's)."""
+        a, b = self.ends[k]
+        self.seen[a] = self.stamp
+        ahead, ahead_links = [b], [k]
+        if self.walk(b, k, a, ahead, ahead_links, value) == CYCLE:
+            return ahead, ahead_links, True
+        behind, behind_links = [a], []
+        self.walk(a, k, -2, behind, behind_links, value)
+        return behind[::-1] + ahead, behind_links[::-1] + ahead_links, False
+
+    def walk(self, node: int, edge: int, start: int, nodes: list[int], links: list[int],
+             value: list[int]) -> int:
         """Follow the true links from `node`, reached by `edge`, to the end of its chain
-        (each link passed appended to `chain`): the last node, or CYCLE at `start`."""
+        (each node and link passed appended): the last node, or CYCLE back at `start`."""
         adj, seen, stamp = self.adj, self.seen, self.stamp
         seen[node] = stamp
         while True:
-            for j, e in adj[node]:
-                if e != edge and value[e] == 1:
+            for step in adj[node]:
+                if step[1] != edge and value[step[1]] == 1:
                     break
             else:
                 return node
-            chain.append(e)
+            j, e = step
+            links.append(e)
             if j == start:
                 return CYCLE
             if seen[j] == stamp:  # a node of more than two links: the clauses will object
                 return node
             seen[j] = stamp
+            nodes.append(j)
             node, edge = j, e
+
+    def wrong(self, nodes: list[int], links: list[int], value: list[int]) -> str | None:
+        """What rules a chain out (explained as a clause), if anything: two dots of
+        different colors joined, or (`touch`) two of its nodes side by side not linked, or
+        its two ends side by side (linked: a cycle; not: a touch)."""
+        var, dots = self.var, self.dots
+        first, last = dots[nodes[0]], dots[nodes[-1]]
+        if first >= 0 and last >= 0 and first != last:
+            self.explain("joins", [-var[e] for e in links])
+            return "joins"
+        if not self.touch:
+            return None
+        at = {node: p for p, node in enumerate(nodes)}
+        for p, i in enumerate(nodes):
+            for j, e in self.adj[i]:
+                q = at.get(j, -1)
+                if q > p + 1 and (value[e] == -1 or (p == 0 and q == len(nodes) - 1)):
+                    self.explain("touches", [*([var[e]] if value[e] == -1 else []),
+                                             *(-var[x] for x in links[p:q])])
+                    return "touches"
+        return None
+
+    def closing(self, nodes: list[int]) -> list[int]:
+        """Links the chain rules out: between its two ends without a dot (a cycle), and
+        (without colors in the formula) from its end to a dot of another color than the
+        dot at its other end."""
+        dots, first, last = self.dots, nodes[0], nodes[-1]
+        if dots[first] < 0 and dots[last] < 0:
+            e = self.link(first, last)
+            return [] if e is None else [e]
+        if not self.colorless or (dots[first] >= 0) == (dots[last] >= 0):
+            return []
+        color, end = (dots[first], last) if dots[first] >= 0 else (dots[last], first)
+        return [e for j, e in self.adj[end] if dots[j] >= 0 and dots[j] != color]
 
     def link(self, i: int, j: int) -> int | None:
         """The link between two nodes, if any."""
@@ -236,8 +286,9 @@ class Connectivity(Propagator):
     # --- a full model: exact -------------------------------------------------------------
 
     def check_model(self, model: Sequence[int]) -> bool:
-        """Whether a model's links are paths from dot to dot of one color, with no cycle;
-        if not, a clause against each cycle and each join is handed to the solver."""
+        """Whether a model's links are paths from dot to dot of one color, with no cycle
+        (and, with `touch`, none touching itself); if not, a clause against each wrong path
+        and each cycle is handed to the solver."""
         value = [0] * len(self.var)
         edge_of = self.edge_of
         for lit in model:
@@ -245,24 +296,21 @@ class Connectivity(Propagator):
             if k is not None:
                 value[k] = 1 if lit > 0 else -1
         self.stamp += 1
-        wrong = []
-        for a, b in self.pairs:
-            if self.seen[a] == self.stamp:
-                continue
-            chain: list[int] = []
-            end = self.walk(a, -1, -2, chain, value)
-            if self.dots[end] != self.dots[a]:
-                wrong.append([-self.var[e] for e in chain])
-        for k, (a, b) in enumerate(self.ends):  # links on no path from a dot: cycles
+        found = len(self.clauses)
+        for a, _ in self.pairs:
+            if self.seen[a] != self.stamp:
+                nodes, links = [a], []
+                self.walk(a, -1, -2, nodes, links, value)
+                if self.dots[nodes[-1]] != self.dots[a]:
+                    self.explain("joins", [-self.var[e] for e in links])
+                else:
+                    self.wrong(nodes, links, value)
+        for k, (a, _) in enumerate(self.ends):  # links on no path from a dot: cycles
             if value[k] == 1 and self.seen[a] != self.stamp:
-                chain = [k]
-                self.seen[a] = self.stamp
-                self.walk(b, k, a, chain, value)
-                wrong.append([-self.var[e] for e in chain])
-        if not wrong:
+                self.explain("cycles", [-self.var[e] for e in self.chain(k, value)[1]])
+        if len(self.clauses) == found:
             return True
         self.counts["rejections"] += 1
-        self.clauses += wrong
         return False
 
     def stats(self) -> dict[str, int]:
@@ -271,11 +319,11 @@ class Connectivity(Propagator):
 
 
 def attach(solver, ends: Sequence[tuple[int, int]], links: Sequence[int],
-           dots: Sequence[int], fill_all: bool) -> Connectivity:
+           dots: Sequence[int], rules: Rules, colors: bool = True) -> Connectivity:
     """A propagator for the board graph (`ends`: each link's nodes, `links`: its variable,
-    `dots`: each node's dot color or -1), connected to a PySAT CaDiCaL 1.9.5 solver, its
-    link variables observed."""
-    engine = Connectivity(ends, links, dots, fill_all)
+    `dots`: each node's dot color or -1) under the rules, told whether the formula has
+    colors, connected to a PySAT CaDiCaL 1.9.5 solver, its link variables observed."""
+    engine = Connectivity(ends, links, dots, rules, colors)
     solver.connect_propagator(engine)
     for v in engine.var:
         solver.observe(v)

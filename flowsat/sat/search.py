@@ -307,8 +307,8 @@ def connected(formula: Encoding, sat: Oracle, rules: Rules):
     """The connectivity propagator attached to the formula's solver (`cycles = "propagator"`)."""
     from flowsat.sat.connectivity import attach
 
-    return attach(sat.solver, formula.enc.edges, formula.links.vars, formula.enc.dot,
-                  rules.fill_all)
+    return attach(sat.solver, formula.enc.edges, formula.links.vars, formula.enc.dot, rules,
+                  colors=formula.spec.cells != "none")
 
 
 def fixed(formula: Encoding, state: bytearray) -> list[list[int]]:
