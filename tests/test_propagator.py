@@ -20,25 +20,27 @@ from flowsat.puzzle.board import Board
 from flowsat.puzzle.rules import Rules
 from flowsat.sat.connectivity import Connectivity, attach
 from flowsat.sat.formula import encode
-from flowsat.solve import solve
+from flowsat.solve import solve, solve_many
 from tests.conftest import PUZZLES, handmade_files, needs_shared, zucker_files
 from tests.test_properties import random_boards
 
 PROPAGATOR, LAZY = "edges-propagator", "edges-binary"
+BARE = "edges-propagator+cells=none"  # no colors in the formula: joins, touches by the propagator
 RULES = [Rules(), Rules(self_touch=True), Rules(fill_all=False),
          Rules(self_touch=True, fill_all=False)]
 
 
 def agree(puzzle: Puzzle, rules: Rules) -> str:
-    """The propagator's status, asserted equal to lazy cuts' on the same solver (a solution
-    is checked by `solve` itself, and here again)."""
-    mine = solve(puzzle, encoding=PROPAGATOR, rules=rules, compiled="off")
+    """The propagator's status, with colors in the formula and without, asserted equal to
+    lazy cuts' on the same solver (a solution is checked by `solve` itself, and here again)."""
     lazy = solve(puzzle, encoding=LAZY, solver="cadical195", rules=rules, compiled="off")
-    assert mine.status == lazy.status, (puzzle.name, puzzle.rows, rules, mine.error)
-    if mine.status == "solved":
-        assert problems(puzzle, mine.paths, rules) == []
-    assert mine.stats["cycle_cuts"] == 0  # the propagator left no cycle to the loop
-    return mine.status
+    for encoding in (PROPAGATOR, BARE):
+        mine = solve(puzzle, encoding=encoding, rules=rules, compiled="off")
+        assert mine.status == lazy.status, (encoding, puzzle.name, puzzle.rows, rules)
+        if mine.status == "solved":
+            assert problems(puzzle, mine.paths, rules) == []
+        assert mine.stats["cycle_cuts"] == 0  # the propagator left no cycle to the loop
+    return lazy.status
 
 
 @needs_shared
@@ -84,6 +86,18 @@ def test_random_fillings_cut_into_paths_are_solved(board):
 @given(random_boards(), st.sampled_from(RULES))
 def test_random_boards_solvable_or_not_agree_with_lazy_cuts(puzzle, rules):
     agree(puzzle, rules)
+
+
+@settings(max_examples=25, deadline=None)
+@given(fillings, st.sampled_from(RULES))
+def test_solutions_counted_agree_with_lazy_cuts(board, rules):
+    height, width, seed, mean, _ = board
+    puzzle = puzzle_of(random_filling(min(height, 4), min(width, 4), random.Random(seed), mean,
+                                      rules.self_touch), min(height, 4), min(width, 4))
+    counts = {len(solve_many(puzzle, 30, encoding=encoding, rules=rules, compiled="off",
+                             **({"solver": "cadical195"} if encoding == LAZY else {}))[1])
+              for encoding in (LAZY, PROPAGATOR, BARE)}
+    assert len(counts) == 1 and counts != {0}, (puzzle.rows, rules, counts)
 
 
 # --- during search: what the propagator explains ----------------------------------------------
