@@ -13,12 +13,12 @@ propagator says during search, at each fixpoint of the solver's unit propagation
 - a dot that can no longer reach its partner through links not yet false, or (every cell
   filled) a set of cells with no dot: a cut, `one of the false links around the set`.
 
-The chains are walked from the links made true since the last fixpoint only; the cut check
-labels the components of the links not yet false, which costs a pass over the board, so it
-runs only when a link made false since the last fixpoint has no short detour around it (the
-links not yet false that join its two ends within DETOUR nodes): removing such a link cannot
-split a component. `check_model` walks every chain of a full model, so a model with a cycle or
-two colors joined is never accepted, whatever the checks during search missed.
+The chains are walked from the links made true since the last fixpoint only. A cut can
+only come from a link made false since then: two searches over the links not false, one from
+each of its ends, a node in turn, either meet (no component split: mostly within a few nodes,
+around a square) or one runs out first, and the side it closed, about the smaller, is the
+one checked. `check_model` walks every path of a full model, so a model with a cycle or two
+colors joined is never accepted, whatever the checks during search missed.
 
 Each callback runs Python (about a microsecond for one that does nothing), so
 `on_assignment` only records the value; the work is in `propagate`. PySAT's own
@@ -35,7 +35,6 @@ from pysat.engines import Propagator
 from flowsat.puzzle.rules import Rules
 
 SOLVER = "cadical195"  # the PySAT solver with IPASIR-UP that flowsat uses
-DETOUR = 16  # nodes a detour search around a link made false visits at most
 CYCLE = -1  # `walk`: the chain came back to where it started
 
 
@@ -56,12 +55,15 @@ class Connectivity(Propagator):
         for k, (i, j) in enumerate(self.ends):
             self.adj[i].append((j, k))
             self.adj[j].append((i, k))
-        partner: dict[int, list[int]] = {}
+        ends: dict[int, list[int]] = {}
         for i, color in enumerate(self.dots):
             if color >= 0:
-                partner.setdefault(color, []).append(i)
-        self.pairs = [tuple(p) for p in partner.values() if len(p) == 2]
-        self.nodes = [i for i, near in enumerate(self.adj) if near or self.dots[i] >= 0]
+                ends.setdefault(color, []).append(i)
+        self.pairs = [tuple(p) for p in ends.values() if len(p) == 2]
+        self.partner = list(range(len(self.dots)))  # each dot's partner (a lone dot: itself)
+        for a, b in self.pairs:
+            self.partner[a], self.partner[b] = b, a
+        self.mark = [0] * len(self.dots)  # a cut search's side of each node it reached
         self.value = [0] * len(self.var)  # 1 true, -1 false, 0 unassigned
         self.fixed = bytearray(len(self.var))  # assigned for good (at the root)
         self.trail: list[int] = []  # links assigned, in order
@@ -117,8 +119,7 @@ class Connectivity(Propagator):
         found = self.follow_chains() if self.fresh_true else []
         self.fresh_true.clear()
         if self.fresh_false and not self.clauses:
-            if not all(self.detour(k) for k in self.fresh_false if self.value[k] == -1):
-                self.check_cuts()
+            self.check_cuts()
             self.fresh_false.clear()
         self.counts["propagations"] += len(found)
         return found
@@ -221,54 +222,44 @@ class Connectivity(Propagator):
                 return e
         return None
 
-    def detour(self, k: int) -> bool:
-        """Whether the ends of link k are still joined by links not false within DETOUR
-        nodes of a search from one of them (then no component split when it went false)."""
-        a, b = self.ends[k]
-        adj, value = self.adj, self.value
-        reached, todo = {a}, [a]
-        for i in todo:
-            for j, e in adj[i]:
-                if e != k and value[e] != -1 and j not in reached:
-                    if j == b:
-                        return True
-                    reached.add(j)
-                    todo.append(j)
-            if len(reached) > DETOUR:
-                return False
-        return False
-
-    def components(self) -> tuple[list[int], list[int]]:
-        """Each node's component of the links not false, and each component's size."""
-        adj, value = self.adj, self.value
-        comp, sizes = [-1] * len(adj), []
-        for root in self.nodes:
-            if comp[root] >= 0:
-                continue
-            c = len(sizes)
-            comp[root], todo = c, [root]
-            for i in todo:
+    def split(self, k: int) -> tuple[list[int], int] | None:
+        """If link k, made false, split the component of the links not false that held its
+        ends: the nodes of the side found closed first (the smaller, about) and its mark in
+        `mark`; None when the two searches, one from each end taking a node in turn, meet."""
+        self.stamp += 1
+        adj, value, mark, tags = self.adj, self.value, self.mark, (self.stamp, -self.stamp)
+        sides, heads = tuple([i] for i in self.ends[k]), [0, 0]
+        for side, tag in enumerate(tags):
+            mark[sides[side][0]] = tag
+        while True:
+            for side, tag in enumerate(tags):
+                todo = sides[side]
+                if heads[side] == len(todo):
+                    return todo, tag
+                i = todo[heads[side]]
+                heads[side] += 1
                 for j, e in adj[i]:
-                    if comp[j] < 0 and value[e] != -1:
-                        comp[j] = c
+                    if value[e] != -1 and e != k and mark[j] != tag:
+                        if mark[j] == -tag:
+                            return None
+                        mark[j] = tag
                         todo.append(j)
-            sizes.append(len(todo))
-        return comp, sizes
 
     def check_cuts(self) -> None:
-        """A conflict clause for the smallest set of nodes cut off: a dot from its partner,
-        or (every cell filled) nodes from every dot."""
-        self.counts["cut_checks"] += 1
-        comp, sizes = self.components()
-        bad = {min((comp[a], comp[b]), key=sizes.__getitem__)
-               for a, b in self.pairs if comp[a] != comp[b]}
-        if self.fill_all:
-            dotted = {comp[i] for i, color in enumerate(self.dots) if color >= 0}
-            bad |= set(range(len(sizes))) - dotted
-        if bad:
-            cut = min(bad, key=sizes.__getitem__)
-            self.explain("cuts", [self.var[e] for i in self.nodes if comp[i] == cut
-                                  for j, e in self.adj[i] if comp[j] != cut])
+        """For each link made false that split a component, a conflict clause if its closed
+        side holds a dot without its partner or (every cell filled) no dot: one of the false
+        links around it (the first such side only)."""
+        dots, partner, mark = self.dots, self.partner, self.mark
+        for k in self.fresh_false:
+            if self.value[k] != -1 or (found := self.split(k)) is None:
+                continue
+            self.counts["cut_checks"] += 1
+            side, tag = found
+            held = [i for i in side if dots[i] >= 0]
+            if any(mark[partner[i]] != tag for i in held) or (self.fill_all and not held):
+                self.explain("cuts", [self.var[e] for i in side for j, e in self.adj[i]
+                                      if mark[j] != tag])
+                return
 
     def explain(self, kind: str, clause: list[int]) -> None:
         self.counts[kind] += 1
