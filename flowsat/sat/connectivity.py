@@ -17,7 +17,9 @@ The chains are walked from the links made true since the last fixpoint only. A c
 only come from a link made false since then: two searches over the links not false, one from
 each of its ends, a node in turn, either meet (no component split: mostly within a few nodes,
 around a square) or one runs out first, and the side it closed, about the smaller, is the
-one checked. `check_model` walks every path of a full model, so a model with a cycle or two
+one checked. A search gives up after SIDE nodes a side (around a dot whose one link is
+chosen, the detour is the whole way around its chain: long, and fruitless): a side closed
+within them, a pocket, is what a cut mostly is. `check_model` walks every path of a full model, so a model with a cycle or two
 colors joined is never accepted, whatever the checks during search missed.
 
 Each callback runs Python (about a microsecond for one that does nothing), so
@@ -36,6 +38,7 @@ from flowsat.puzzle.rules import Rules
 
 SOLVER = "cadical195"  # the PySAT solver with IPASIR-UP that flowsat uses
 CYCLE = -1  # `walk`: the chain came back to where it started
+SIDE = 100  # nodes a cut search takes from one side before it gives up (no cut found)
 
 
 class Connectivity(Propagator):
@@ -231,7 +234,7 @@ class Connectivity(Propagator):
         sides, heads = tuple([i] for i in self.ends[k]), [0, 0]
         for side, tag in enumerate(tags):
             mark[sides[side][0]] = tag
-        while True:
+        while heads[0] < SIDE:
             for side, tag in enumerate(tags):
                 todo = sides[side]
                 if heads[side] == len(todo):
@@ -244,6 +247,7 @@ class Connectivity(Propagator):
                             return None
                         mark[j] = tag
                         todo.append(j)
+        return None
 
     def check_cuts(self) -> None:
         """For each link made false that split a component, a conflict clause if its closed
