@@ -44,11 +44,11 @@ class Spec(NamedTuple):
 
     def problem(self) -> str | None:
         """Why the choices do not fit together, if they do not."""
-        bare = self.cells == "none" and self.links == "edges"  # colors: the propagator's
-        if bare and (self.cycles != "propagator" or self.touch != "eager"):
-            return "cells = 'none' with links = 'edges' needs cycles = 'propagator'"
+        bare = (self.cells, self.links, self.cycles, self.touch) == (
+            "none", "edges", "propagator", "eager")  # colors kept apart by the propagator
         if (self.cells == "none") != (self.links == "edgecolors") and not bare:
-            return "cells = 'none' goes with links = 'edgecolors', or 'edges' with a propagator"
+            return ("cells = 'none' goes with links = 'edgecolors', or with links = 'edges', "
+                    "cycles = 'propagator' and touch = 'eager'")
         if self.cycles in ("order", "propagator") and self.links == "dirtypes":
             return f"cycles = '{self.cycles}' needs links = 'edges' or 'edgecolors'"
         if self.touch == "lazy" and self.links != "edges":
