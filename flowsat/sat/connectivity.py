@@ -9,7 +9,9 @@ propagator says during search, at each fixpoint of the solver's unit propagation
 - a chain of true links that closes on itself: the clause `not all of its links` (a cycle);
   a chain whose two ends are cells without a dot and next to each other: the link between
   them is false (it would close a cycle), its reason the chain's links;
-- a chain joining two dots of different colors: `not all of its links` (a join);
+- a chain joining two dots of different colors: `not all of its links` (a join); without
+  colors in the formula (`cells = "none"`), also a chain touching itself (`touch`), and the
+  links from a chain's end to a dot of another color than its start are false;
 - a dot that can no longer reach its partner through links not yet false, or (every cell
   filled) a set of cells with no dot: a cut, `one of the false links around the set`.
 
@@ -19,8 +21,9 @@ each of its ends, a node in turn, either meet (no component split: mostly within
 around a square) or one runs out first, and the side it closed, about the smaller, is the
 one checked. A search gives up after SIDE nodes a side (around a dot whose one link is
 chosen, the detour is the whole way around its chain: long, and fruitless): a side closed
-within them, a pocket, is what a cut mostly is. `check_model` walks every path of a full model, so a model with a cycle or two
-colors joined is never accepted, whatever the checks during search missed.
+within them, a pocket, is what a cut mostly is. `check_model` walks every path of a full
+model, so a model with a cycle, two colors joined (or, with `touch`, a path touching itself)
+is never accepted, whatever the checks during search missed.
 
 Each callback runs Python (about a microsecond for one that does nothing), so
 `on_assignment` only records the value; the work is in `propagate`. PySAT's own
