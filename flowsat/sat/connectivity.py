@@ -39,7 +39,6 @@ from pysat.engines import Propagator
 
 from flowsat.puzzle.rules import Rules
 
-SOLVER = "cadical195"  # the PySAT solver with IPASIR-UP that flowsat uses
 CYCLE = -1  # `walk`: the chain came back to where it started
 SIDE = 100  # nodes a cut search takes from one side before it gives up (no cut found)
 

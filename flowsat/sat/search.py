@@ -308,7 +308,7 @@ def connected(formula: Encoding, sat: Oracle, rules: Rules):
     from flowsat.sat.connectivity import attach
 
     return attach(sat.solver, formula.enc.edges, formula.links.vars, formula.enc.dot, rules,
-                  colors=formula.spec.cells != "none")
+                  colors=formula.spec.links != "edges" or formula.spec.cells != "none")
 
 
 def fixed(formula: Encoding, state: bytearray) -> list[list[int]]:

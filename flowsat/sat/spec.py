@@ -63,7 +63,7 @@ class Spec(NamedTuple):
 
     def needs_solver(self) -> str | None:
         """The one solver the choices run on, if they need one: the connectivity propagator
-        needs CaDiCaL 1.9.5's IPASIR-UP (`flowsat.sat.connectivity.SOLVER`)."""
+        needs CaDiCaL 1.9.5's IPASIR-UP (`flowsat.sat.connectivity`)."""
         return "cadical195" if self.cycles == "propagator" else None
 
 
