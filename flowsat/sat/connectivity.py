@@ -19,11 +19,13 @@ The chains are walked from the links made true since the last fixpoint only. A c
 only come from a link made false since then: two searches over the links not false, one from
 each of its ends, a node in turn, either meet (no component split: mostly within a few nodes,
 around a square) or one runs out first, and the side it closed, about the smaller, is the
-one checked. A search gives up after SIDE nodes a side (around a dot whose one link is
-chosen, the detour is the whole way around its chain: long, and fruitless): a side closed
-within them, a pocket, is what a cut mostly is. `check_model` walks every path of a full
-model, so a model with a cycle, two colors joined (or, with `touch`, a path touching itself)
-is never accepted, whatever the checks during search missed.
+one checked. Next to a chain the detour is the whole way around it: long, and mostly
+fruitless, so a search gives up after SIDE nodes a side (a side closed within them, a pocket,
+is what a cut mostly is), and a fixpoint searches from the last SEARCHES links made false
+only (unless a square or triangle of links not false still joins their ends).
+`check_model` walks every path of a full model, so a model with a cycle, two colors joined
+(or, with `touch`, a path touching itself) is never accepted, whatever the checks during
+search missed.
 
 Each callback runs Python (about a microsecond for one that does nothing), so
 `on_assignment` only records the value; the work is in `propagate`. PySAT's own
@@ -41,6 +43,7 @@ from flowsat.puzzle.rules import Rules
 
 CYCLE = -1  # `walk`: the chain came back to where it started
 SIDE = 100  # nodes a cut search takes from one side before it gives up (no cut found)
+SEARCHES = 8  # cut searches at a fixpoint at most: from the links made false last
 
 
 class Connectivity(Propagator):
@@ -69,6 +72,7 @@ class Connectivity(Propagator):
         for a, b in self.pairs:
             self.partner[a], self.partner[b] = b, a
         self.mark = [0] * len(self.dots)  # a cut search's side of each node it reached
+        self.around = [self.short_cycles(k) for k in range(len(self.ends))]
         self.value = [0] * len(self.var)  # 1 true, -1 false, 0 unassigned
         self.fixed = bytearray(len(self.var))  # assigned for good (at the root)
         self.trail: list[int] = []  # links assigned, in order
@@ -227,6 +231,17 @@ class Connectivity(Propagator):
                 return e
         return None
 
+    def short_cycles(self, k: int) -> list[tuple[int, ...]]:
+        """The other links of each cycle of three or four links through link k (the squares
+        beside it on a square board, the triangles on a hexagonal one)."""
+        a, b = self.ends[k]
+        found = [(e, f) for c, e in self.adj[a] if c != b for d, f in self.adj[b] if d == c]
+        for c, e in self.adj[a]:
+            for d, f in self.adj[b]:
+                if c not in (a, b) and d not in (a, b, c) and (g := self.link(c, d)) is not None:
+                    found.append((e, g, f))
+        return found
+
     def split(self, k: int) -> tuple[list[int], int] | None:
         """If link k, made false, split the component of the links not false that held its
         ends: the nodes of the side found closed first (the smaller, about) and its mark in
@@ -256,8 +271,12 @@ class Connectivity(Propagator):
         side holds a dot without its partner or (every cell filled) no dot: one of the false
         links around it (the first such side only)."""
         dots, partner, mark = self.dots, self.partner, self.mark
-        for k in self.fresh_false:
-            if self.value[k] != -1 or (found := self.split(k)) is None:
+        value = self.value
+        for k in self.fresh_false[-SEARCHES:]:
+            if value[k] != -1 or any(-1 not in [value[e] for e in cycle]
+                                     for cycle in self.around[k]):
+                continue  # its ends are still joined around a square (triangle)
+            if (found := self.split(k)) is None:
                 continue
             self.counts["cut_checks"] += 1
             side, tag = found
