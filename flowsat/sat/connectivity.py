@@ -48,7 +48,8 @@ SEARCHES = 8  # cut searches at a fixpoint at most: from the links made false la
 
 class Connectivity(Propagator):
     """The propagator of one formula: the board graph (each link's two nodes and its
-    variable), each node's dot color (-1: none), and whether every cell must be filled."""
+    variable), each node's dot color (-1: none), the rules, and whether the formula has
+    colors (without, joins and touches are the propagator's alone)."""
 
     def __init__(self, ends: Sequence[tuple[int, int]], links: Sequence[int],
                  dots: Sequence[int], rules: Rules, colors: bool = True):
@@ -57,7 +58,7 @@ class Connectivity(Propagator):
         self.ends, self.var = list(ends), list(links)
         self.edge_of = {v: k for k, v in enumerate(self.var)}
         self.dots, self.fill_all = list(dots), rules.fill_all
-        self.colorless = not colors  # then joins and touches are the propagator's alone
+        self.colorless = not colors
         self.touch = self.colorless and not rules.self_touch
         self.adj: list[list[tuple[int, int]]] = [[] for _ in self.dots]
         for k, (i, j) in enumerate(self.ends):
