@@ -80,13 +80,25 @@ def rows(text: str, owner: Backend, given: dict[str, list[str] | None], baseline
         return [argument_row(text, owner, program_format)]
     crossed = {k: v or DEFAULT_CROSSED.get(k) for k, v in given.items() if has_option(owner, k)}
     crossed = {k: v for k, v in crossed.items() if v}
-    found = [recorded(owner, dict(zip(crossed, values, strict=True)), timeout)
-             for values in product(*crossed.values())]
+    found = [recorded(owner, options, timeout) for values in product(*crossed.values())
+             if runnable(options := dict(zip(crossed, values, strict=True)))]
     base = BASELINES.get(owner.name)
     if baselines and base and (base.get("solver") != "pycosat"
                                or importlib.util.find_spec("pycosat")):
         found.append(recorded(owner, base, timeout))
     return found
+
+
+def runnable(options: dict[str, Any]) -> bool:
+    """Whether a crossed configuration can run: an encoding that runs on one solver only
+    (`cycles = "propagator"`: CaDiCaL 1.9.5) is crossed with that solver alone."""
+    if "encoding" not in options or "solver" not in options:
+        return True
+    from flowsat.sat.choices import wrong_solver
+    from flowsat.sat.oracle import solver_name
+    from flowsat.sat.spec import load_spec
+
+    return not wrong_solver(load_spec(options["encoding"]), solver_name(options["solver"]))
 
 
 def argument_row(text: str, owner: Backend, program_format: str | None

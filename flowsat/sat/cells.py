@@ -282,10 +282,17 @@ def at_most_code(bits: list[int], top: int) -> list[list[int]]:
 
 
 class NoCells:
-    """No cell colors at all: for connection families that carry colors on their edges."""
+    """No cell colors at all: for connection families that carry colors on their edges, or
+    for edge links whose colors the propagator keeps apart (`cycles = "propagator"`)."""
 
     name = "none"
 
     def __init__(self, enc: Encoder):
         self.enc = enc
 
+    def same(self, pairs: Pairs, key: tuple | None = None) -> None:
+        """Nothing: with edge links, the propagator keeps colors apart (`cycles =
+        "propagator"`)."""
+
+    def differ(self, pairs: Pairs) -> None:
+        """Nothing (see `same`)."""

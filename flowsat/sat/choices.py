@@ -5,9 +5,11 @@ that writes clauses of its own) the function that writes them. `spec.CHOICES`,
 
 Adding a choice is one `Choice` here plus its module: `cycles = "squares"` below is the
 pattern (a function `(enc, links, rules)` that writes its clauses through the `Encoder`).
-A choice whose connectivity lives in the solver (a propagator) names, as `connect`, a
-function `(formula, solver) -> engine` that attaches its engine to the PySAT solver before
-the first solve (`flowsat.sat.fresh.carried`); the engine's `stats` join the search's.
+A choice whose connectivity lives in the solver (a propagator: `cycles = "propagator"`)
+names, as `connect`, a function `(formula, solver) -> engine` that attaches its engine to the
+PySAT solver before the first solve (`flowsat.sat.fresh.carried`); the engine's `stats` join
+the search's. A choice that runs on one solver only names it (`solver`): it is the default
+when no solver is given, and another one is a usage error (`wrong_solver`).
 """
 
 from __future__ import annotations
@@ -26,20 +28,30 @@ class Choice(NamedTuple):
     write: str = ""  # "module:function" writing its clauses, `(enc, links, rules)`
     make: str = ""  # "module:class" of a cells or links family (its clauses)
     connect: str = ""  # "module:function" attaching an engine, `(formula, solver) -> engine`
+    solver: str = ""  # the one solver it runs on ("": any)
+    otherwise: tuple[tuple[str, tuple], ...] = ()  # needs that do as well as `needs`
 
     def problem(self, chosen: dict[str, object]) -> str | None:
         """Why this choice does not go with the others chosen, if it does not."""
         wrong = [(family, allowed) for family, allowed in self.needs
                  if chosen[family] not in allowed]
-        if not wrong:
+        if not wrong or (self.otherwise and all(chosen[family] in allowed
+                                                for family, allowed in self.otherwise)):
             return None
         (family, allowed), *_ = wrong
+        if self.otherwise:
+            return (f"{self.family} = {shown(self.name)} goes with {listed(self.needs)}, or "
+                    f"with {listed(self.otherwise)}")
         if len(self.needs) == 1 and mutual(self, family, allowed):
             return (f"{self.family} = {shown(self.name)} goes with {family} = "
                     f"{shown(allowed[0])} and only with it")
-        parts = [f"{f} = " + " or ".join(map(shown, a)) for f, a in self.needs]
-        return f"{self.family} = {shown(self.name)} needs " + (
-            parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1])
+        return f"{self.family} = {shown(self.name)} needs {listed(self.needs)}"
+
+
+def listed(needs: tuple[tuple[str, tuple], ...]) -> str:
+    """Needs as a spec's words: `links = 'edges' or 'edgecolors' and touch = 'eager'`."""
+    parts = [f"{f} = " + " or ".join(map(shown, a)) for f, a in needs]
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
 def shown(value: object) -> str:
@@ -59,7 +71,8 @@ EDGES, BINARY, LAZY = ("links", ("edges",)), ("cells", ("binary",)), ("cycles", 
 CHOSEN = (
     Choice("cells", "onehot", make="flowsat.sat.cells:OneHot"),
     Choice("cells", "binary", compiles=True, make="flowsat.sat.cells:Binary"),
-    Choice("cells", "none", (("links", ("edgecolors",)),), make="flowsat.sat.cells:NoCells"),
+    Choice("cells", "none", (("links", ("edgecolors",)),), make="flowsat.sat.cells:NoCells",
+           otherwise=(EDGES, ("cycles", ("propagator",)), ("touch", ("eager",)))),  # (colorless)
     Choice("links", "dirtypes", make="flowsat.sat.dirtypes:DirTypes"),
     Choice("links", "edges", compiles=True, make="flowsat.sat.links:Edges"),
     Choice("links", "edgecolors", (("cells", ("none",)),), make="flowsat.sat.links:EdgeColors"),
@@ -71,6 +84,8 @@ CHOSEN = (
     Choice("cycles", "squares", write="flowsat.sat.cycles:squares"),
     Choice("cycles", "order", (("links", ("edges", "edgecolors")),),
            write="flowsat.sat.cycles:order"),
+    Choice("cycles", "propagator", (("links", ("edges", "edgecolors")),),  # inside CaDiCaL
+           connect="flowsat.sat.connectivity:connect", solver="cadical195"),
     Choice("deduce", False, compiles=True),
     Choice("deduce", True, write="flowsat.sat.rules:deduced"),
     Choice("unique", False, compiles=True),
@@ -104,6 +119,18 @@ def problem(spec: object) -> str | None:
 def compiles(spec: object) -> bool:
     """Whether every choice of the spec can be carried by a board compiled once."""
     return all(c.compiles for c in chosen(spec))
+
+
+def needed_solver(spec: object) -> str | None:
+    """The one solver the spec's choices run on, if one of them needs one."""
+    return next((c.solver for c in chosen(spec) if c.solver), None)
+
+
+def wrong_solver(spec: object, solver: str) -> str | None:
+    """Why the spec's choices do not run on `solver` (a PySAT name), if they do not."""
+    needing = next((c for c in chosen(spec) if c.solver not in ("", solver)), None)
+    return needing and (f"{needing.family} = {shown(needing.name)} runs on --solver "
+                        f"{needing.solver} only, not {solver}")
 
 
 def line(spec: object) -> str:

@@ -69,6 +69,9 @@ def left_out(formula: Encoding) -> str | None:
     """What the exported clauses leave out of the puzzle's rules, if anything."""
     if formula.spec.cycles == "order":
         return None
+    if formula.spec.cells == "none" and formula.spec.links == "edges":  # (the propagator's)
+        return ("not complete: degrees only; cycles, colors joined and (without "
+                "--allow-self-touch) touching are the propagator's (cycles=propagator)")
     return (f"not complete: cycles detached from the dots are not excluded (cycles="
             f"{formula.spec.cycles}): a model may hold some; cut them and solve again, or "
             f"export with --encoding NAME+cycles=order for a complete formula")

@@ -67,8 +67,9 @@ class SatOptions:
 def checked(**given: Any) -> SatOptions:
     """The options from the values given (None: the default), each checked: an unknown name,
     a number out of bounds, a `deduce` not on, off or auto (True, False: on, off), an
-    encoding that is no encoding (its spec is read now) are a UsageError. The solver's name
-    is checked when the search starts (PySAT knows its names; it is not imported before)."""
+    encoding that is no encoding (its spec is read now) are a UsageError. An encoding that
+    runs on one solver takes it when none is given. The solver's name is checked when the
+    search starts (PySAT knows its names; it is not imported before)."""
     given = {k: v for k, v in given.items() if v is not None}
     names = {f.name for f in fields(SatOptions)}
     for name in given.keys() - names:
@@ -84,6 +85,8 @@ def checked(**given: Any) -> SatOptions:
     for name in ("encoding", "solver"):
         if not isinstance(getattr(options, name), str):
             raise UsageError(f"--{name}: {getattr(options, name)!r} is not a name")
-    options.spec  # read now: a UsageError here, and parsed once  # noqa: B018
+    needed = options.spec.needs_solver()  # read now: a UsageError here, and parsed once
+    if needed and "solver" not in given:  # (a propagator: `choices.Choice.solver`)
+        options = replace(options, solver=needed)
     return options
 

@@ -19,7 +19,8 @@ from flowsat.backend import NO_LIMITS, Limits, Observer
 from flowsat.memory import cap_mb, collector_paused, shown
 from flowsat.puzzle.model import Paths, Puzzle
 from flowsat.puzzle.rules import DEFAULT_RULES, Rules
-from flowsat.result import Result
+from flowsat.result import Result, UsageError
+from flowsat.sat.choices import wrong_solver
 from flowsat.sat.deduce import OFF, ON, RESIDUE_SHARE, Propagation, corners_hold, counts, propagated
 from flowsat.sat.encoder import Encoder
 from flowsat.sat.estimate import Size, deduction_mb, formula_size, size_of
@@ -75,6 +76,8 @@ class Search:
         self.deadline = None if limits.timeout is None else self.start + limits.timeout
         self.solver = solver_name(options.solver, limits.timeout)
         self.spec, self.cap = options.spec, cap_mb(limits.max_memory)
+        if wrong := wrong_solver(self.spec, self.solver):  # (a propagator's)
+            raise UsageError(f"encoding {self.spec.name}: {wrong}")
         self.config: dict = {"encoding": self.spec.name, "solver": self.solver}
         self.stats: dict = {}
 

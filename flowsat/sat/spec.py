@@ -9,7 +9,7 @@ from typing import NamedTuple
 
 from flowsat.puzzle.formats import PuzzleError, read_text
 from flowsat.result import UsageError
-from flowsat.sat.choices import FAMILIES, compiles, line, problem
+from flowsat.sat.choices import FAMILIES, compiles, line, needed_solver, problem
 
 CHOICES = FAMILIES  # each family's choices (`flowsat.sat.choices`)
 
@@ -23,7 +23,8 @@ class Spec(NamedTuple):
     cells: str
     links: str
     card: str = "pairwise"
-    cycles: str = "lazy"  # lazy cuts; squares: also no 2x2 cycle up front; order: eager
+    cycles: str = "lazy"  # lazy cuts; squares: also no 2x2 cycle up front; order: eager;
+    # propagator: a user propagator inside the solver (`flowsat.sat.connectivity`)
     deduce: bool = False  # units for the links the board forces
     unique: bool = False  # the uniqueness rule, with a fall-back to the complete encoding
     touch: str = "eager"  # no-self-touch clauses up front, or (lazy) where a model touches
@@ -39,6 +40,10 @@ class Spec(NamedTuple):
     def compiles(self) -> bool:
         """Whether a board compiled once can carry every choice (`choices.compiles`)."""
         return compiles(self)
+
+    def needs_solver(self) -> str | None:
+        """The one solver the choices run on, if one needs one (`choices.needed_solver`)."""
+        return needed_solver(self)
 
     @property
     def choices(self) -> str:
