@@ -15,7 +15,7 @@ from flowsat.generate.filling import puzzle_of, random_filling
 from flowsat.puzzle import Puzzle
 from flowsat.puzzle.rules import Rules
 from flowsat.result import UsageError
-from flowsat.sat import cells, compiled
+from flowsat.sat import boards, cells
 from flowsat.sat.bulk import WAYS
 from flowsat.sat.deduce import PAIRS
 from flowsat.sat.formula import encode
@@ -185,7 +185,7 @@ def test_one_bit_codes_are_completed_when_a_model_joins_two_colors(monkeypatch):
     monkeypatch.setattr(cells, "SHORT_BITS", 1)
     monkeypatch.setattr(cells, "SHORT_LESS", 8)
     monkeypatch.setattr("flowsat.sat.formula.LEAN_FROM", 0)
-    monkeypatch.setattr(compiled, "COMPILE_UP_TO", -1)  # short codes: the per-puzzle route
+    monkeypatch.setattr(boards, "COMPILE_UP_TO", -1)  # short codes: the per-puzzle route
     completed = 0
     for seed in range(12):
         puzzle = many_colored((7, 7, seed))
