@@ -114,8 +114,8 @@ def test_a_bridge_cell_is_two_nodes_each_joined_the_way_it_goes():
 def test_stats_count_the_search_and_the_model():
     (puzzle,) = read_puzzles(FLOW5)
     stats = solve(puzzle, "cpsat").stats
-    assert {"conflicts", "branches", "literals", "clauses", "total_s"} <= set(stats)
-    assert stats["literals"] > 0 and stats["conflicts"] >= 0
+    assert {"conflicts", "branches", "variables", "constraints", "total_s"} <= set(stats)
+    assert stats["variables"] > 0 and stats["conflicts"] >= 0
 
 
 def test_options_are_checked_and_workers_default_to_one():

@@ -6,17 +6,20 @@ counts them). Each color's route runs from the depot to its first dot, along arc
 neighbors, to its last dot and back to the depot: `AddMultipleCircuit` forbids every cycle
 that does not pass the depot, so each route is a path from a first dot to a last one, and
 connectivity is the constraint's to reason about during search, not a loop around the
-solver. Colors are one-hot literals a node (`ExactlyOne`); a used link joins two nodes of one
-color, so a route ends at its own color's last dot. A cell may stay empty
+solver. A node's color is an integer (a dot's is known); a used link joins two nodes of one
+color, so a route ends at its own color's last dot (one-hot literals a node and color, with
+clauses a link and color, took some 10 times longer to build and 5 times longer to solve on
+the 2016 set's 14x14 boards: docs/solving.md#cp-sat). A cell may stay empty
 (`--allow-empty`) when its node takes its self-loop, the circuit constraint's way of leaving
-a node out; under the default rule a link between two nodes of one color is used (no path
-touches itself side by side). Arcs that cannot be used (into a first dot, out of a last one,
+a node out; under the default rule an unused link joins two colors, or an empty cell (no
+path touches itself side by side). Arcs that cannot be used (into a first dot, out of a last one,
 between dots of two colors) are never made.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from flowsat.puzzle.board import Board
 from flowsat.puzzle.model import Paths, Puzzle
@@ -55,13 +58,13 @@ def graph(board: Board) -> Graph:
 
 
 def size(puzzle: Puzzle) -> tuple[int, int]:
-    """The model's literals and clauses, about (what its memory grows with), counted
-    before it is built: a color a node, two arcs and a link literal a link, three clauses a
-    link and color."""
-    board, colors = puzzle.board, len(puzzle.dots)
+    """The model's variables and constraints, counted before it is built (what its memory
+    grows with): a color and a self-loop a node, two arcs a link; three constraints a link
+    (a color for each way it is used, another color when it is not)."""
+    board = puzzle.board
     nodes = len(board.cells) + len(board.bridges)
     links = len(board.links)
-    return nodes * (colors + 1) + 3 * links, 3 * links * colors + nodes
+    return 2 * nodes + 2 * links, 3 * links + nodes
 
 
 class FlowModel:
@@ -78,50 +81,39 @@ class FlowModel:
         self.lasts = {b for _, b in ends}
         on = self.model.new_bool_var("on")
         self.model.add_bool_or([on])
-        self.arcs: dict[tuple[int, int], object] = {}
+        self.arcs: dict[tuple[int, int], Any] = {}
+        self.empty: dict[int, Any] = {}  # a node's self-loop: the cell left empty
         circuit = [(DEPOT, a, on) for a in self.firsts] + [(b, DEPOT, on) for _, b in ends]
-        self.color = [self.node_colors(n, rules.fill_all, circuit)
+        self.color = [self.node_color(n, rules.fill_all, circuit)
                       for n in range(len(self.graph.cells))]
         for u, v in self.graph.links:
             self.link(u, v, circuit, rules.self_touch)
         self.model.add_multiple_circuit(circuit)
 
-    def node_colors(self, n: int, fill_all: bool, circuit: list) -> list | None:
-        """The node's color literals, one of them true (or, where cells may stay empty, its
-        self-loop instead); None for the depot and for a dot, whose color is known."""
-        if n == DEPOT or n in self.dot:
+    def node_color(self, n: int, fill_all: bool, circuit: list) -> Any:
+        """The node's color, a number from 0 (a dot's is known); where cells may stay empty,
+        its self-loop may be taken instead (the color then means nothing)."""
+        if n == DEPOT:
             return None
-        color = [self.model.new_bool_var(f"c{n}_{k}") for k in range(self.colors)]
-        if fill_all:
-            self.model.add_exactly_one(color)
-        else:
-            empty = self.model.new_bool_var(f"empty{n}")
-            circuit.append((n, n, empty))
-            self.model.add_exactly_one([*color, empty])
-        return color
-
-    def literal(self, n: int, k: int) -> object | bool:
-        """Whether node n has color k: a literal, or known (a dot's)."""
-        return self.dot[n] == k if self.color[n] is None else self.color[n][k]
+        if n in self.dot:
+            return self.model.new_constant(self.dot[n])
+        if not fill_all:
+            self.empty[n] = self.model.new_bool_var(f"empty{n}")
+            circuit.append((n, n, self.empty[n]))
+        return self.model.new_int_var(0, self.colors - 1, f"color{n}")
 
     def link(self, u: int, v: int, circuit: list, self_touch: bool) -> None:
         """The arcs of a link that a route can take, and what its use says of the colors at
-        its ends: a used link joins one color; unused, it joins two (no self-touch)."""
+        its ends: used either way, it joins one color; unused between two cells on paths, it
+        joins two (no self-touch)."""
         arcs = [self.arc(x, y) for x, y in ((u, v), (v, u)) if self.can_go(x, y)]
-        circuit += [(x, y, lit) for x, y, lit in arcs]
-        used: list = []
-        if len(arcs) == 1:
-            used = [arcs[0][2]]
-        elif arcs:
-            used = [self.model.new_bool_var(f"l{u}_{v}")]
-            self.model.add(used[0] == arcs[0][2] + arcs[1][2])
-        for k in range(self.colors):
-            here, there = self.literal(u, k), self.literal(v, k)
-            for one, other in ((here, there), (there, here)):
-                if arcs:  # used: the same color at both ends
-                    self.clause([*map(negated, used), negated(one), other])
-            if not self_touch:  # both ends of one color: the link is used
-                self.clause([negated(here), negated(there), *used])
+        circuit += arcs
+        for _, _, used in arcs:
+            self.model.add(self.color[u] == self.color[v]).only_enforce_if(used)
+        if not self_touch:
+            unused = [~lit for _, _, lit in arcs] + [~self.empty[n] for n in (u, v)
+                                                      if n in self.empty]
+            self.model.add(self.color[u] != self.color[v]).only_enforce_if(unused)
 
     def can_go(self, x: int, y: int) -> bool:
         """Whether a route may step from node x to y: not out of a last dot, not into a
@@ -130,18 +122,12 @@ class FlowModel:
             return False
         return x not in self.dot or y not in self.dot or self.dot[x] == self.dot[y]
 
-    def arc(self, x: int, y: int) -> tuple[int, int, object]:
-        lit = self.model.new_bool_var(f"a{x}_{y}")
+    def arc(self, x: int, y: int) -> tuple[int, int, Any]:
+        lit = self.model.new_bool_var(f"arc{x}_{y}")
         self.arcs[x, y] = lit
         return x, y, lit
 
-    def clause(self, literals: list) -> None:
-        """The clause, literals known false left out; nothing when one is known true."""
-        if any(lit is True for lit in literals):
-            return
-        self.model.add_bool_or([lit for lit in literals if lit is not False])
-
-    def paths(self, solver: object) -> Paths:
+    def paths(self, solver: Any) -> Paths:
         """Each color's path in the solver's solution, from its first dot to its last."""
         after = {x: y for (x, y), lit in self.arcs.items() if solver.boolean_value(lit)}
         cells, on = self.graph.cells, self.puzzle.board.cell_list
@@ -154,6 +140,3 @@ class FlowModel:
             found[color] = path
         return found
 
-
-def negated(literal: object | bool) -> object | bool:
-    return (not literal) if isinstance(literal, bool) else ~literal

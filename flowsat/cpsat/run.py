@@ -9,16 +9,20 @@ from typing import Any
 from flowsat.backend import Limits, described
 from flowsat.cpsat.model import FlowModel, cp_model, size
 from flowsat.cpsat.options import INSTALL, CpsatOptions
+from flowsat.deadline import Timeout
 from flowsat.memory import cap_mb, resident_mb, shown
 from flowsat.puzzle.model import Puzzle
 from flowsat.puzzle.rules import Rules
 from flowsat.result import Result, UsageError
 
-# MB a literal or clause of the model costs CP-SAT at its peak (the model, its presolved
-# copy, the solver's own): about 2.3 KB, measured on the 2016 set and a 50x50 Numberlink
-# board (docs/solving.md#cp-sat); the estimate is what the cap is checked against
-MB_PER_ITEM = 0.0023
-FLOOR_MB = 64.0  # CP-SAT's own start, whatever the model
+# MB a variable or constraint of the model costs at its peak (the model, its presolved copy,
+# the solver's own), and OR-Tools' own start: a 50x50 Numberlink board (32,000 of them) peaks
+# at 197 MB, a 5x5 one at 103 MB, `flowsat --version` at 33 MB (docs/solving.md#cp-sat)
+MB_PER_ITEM = 0.003
+FLOOR_MB = 70.0
+# CP-SAT notices its time limit up to a few tenths of a second late (in its presolve): it
+# stops this much before the deadline, so that a timeout keeps its counts
+EARLY_S = 0.5
 
 
 def solve(puzzle: Puzzle, options: CpsatOptions, rules: Rules, limits: Limits) -> Result:
@@ -29,21 +33,21 @@ def solve(puzzle: Puzzle, options: CpsatOptions, rules: Rules, limits: Limits) -
     start = time.perf_counter()
     config = described(options)
     cap = cap_mb(limits.max_memory)
-    literals, clauses = size(puzzle)
-    need = FLOOR_MB + MB_PER_ITEM * (literals + clauses)
+    variables, constraints = size(puzzle)
+    need = FLOOR_MB + MB_PER_ITEM * (variables + constraints)
     if need > cap:
-        return Result("limit", stats={"literals": literals, "clauses": clauses,
+        return Result("limit", stats={"variables": variables, "constraints": constraints,
                                       "total_s": round(time.perf_counter() - start, 6)},
-                      error=f"the CP-SAT model would need about {shown(need)} ({literals:,} "
-                            f"literals, {clauses:,} clauses), above the memory cap of "
+                      error=f"the CP-SAT model would need about {shown(need)} ({variables:,} "
+                            f"variables, {constraints:,} constraints), above the memory cap of "
                             f"{shown(cap)} (--max-memory)", config=config)
     model = FlowModel(puzzle, rules)
     built = time.perf_counter()
     solver = cp_model.CpSolver()
     set_parameters(solver.parameters, options, limits, cap, built - start)
-    status = solver.solve(model.model)
+    status = solved(solver, model)
     stats = {"conflicts": solver.num_conflicts, "branches": solver.num_branches,
-             "literals": literals, "clauses": clauses,
+             "variables": variables, "constraints": constraints,
              "build_s": round(built - start, 6), "solve_s": round(solver.wall_time, 6),
              "total_s": round(time.perf_counter() - start, 6)}
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
@@ -53,8 +57,22 @@ def solve(puzzle: Puzzle, options: CpsatOptions, rules: Rules, limits: Limits) -
     if status == cp_model.MODEL_INVALID:
         raise AssertionError(f"CP-SAT finds the model invalid: "
                              f"{model.model.validate() or solver.solution_info()}")
-    status, why = stopped(solver, options, limits, cap)
+    status, why = stopped(solver, options, limits, cap, time.perf_counter() - start)
     return Result(status, stats=stats, error=why, config=config)
+
+
+def solved(solver: Any, model: FlowModel) -> Any:
+    """CP-SAT's status on the model. Past the timeout CP-SAT stops by itself, but may notice
+    it later than the deadline's timer rings, which then raises as the solve returns: its
+    answer is read all the same (UNKNOWN), so that a timeout keeps its counts."""
+    try:
+        return solver.solve(model.model)
+    except Timeout:
+        try:
+            solver.response_proto  # noqa: B018  # (raises when there is none)
+        except Exception:
+            raise Timeout from None
+        return cp_model.UNKNOWN
 
 
 def set_parameters(parameters: Any, options: CpsatOptions, limits: Limits, cap: float,
@@ -67,20 +85,20 @@ def set_parameters(parameters: Any, options: CpsatOptions, limits: Limits, cap: 
     if options.linearization is not None:
         parameters.linearization_level = options.linearization
     if limits.timeout is not None:
-        parameters.max_time_in_seconds = max(limits.timeout - spent, 0.001)
+        left = limits.timeout - spent
+        parameters.max_time_in_seconds = max(left - min(EARLY_S, 0.05 * left), 0.001)
     if options.max_conflicts is not None:
         parameters.max_number_of_conflicts = options.max_conflicts
     parameters.max_memory_in_mb = max(int(cap - (resident_mb() or 0.0)), 1)
 
 
-def stopped(solver: Any, options: CpsatOptions, limits: Limits, cap: float
+def stopped(solver: Any, options: CpsatOptions, limits: Limits, cap: float, spent: float
             ) -> tuple[str, str]:
     """Why CP-SAT gave up without an answer (status UNKNOWN), as a status and a line: the
     conflict budget spent, the time up, else the memory cap."""
     if options.max_conflicts is not None and solver.num_conflicts >= options.max_conflicts:
         return "limit", f"no answer within {options.max_conflicts:,} conflicts (--max-conflicts)"
-    allowed = solver.parameters.max_time_in_seconds
-    if limits.timeout is not None and solver.wall_time >= 0.9 * allowed:
-        return "timeout", f"no answer after {solver.wall_time:.3g} s"
+    if limits.timeout is not None and spent >= 0.9 * limits.timeout - EARLY_S:
+        return "timeout", f"no answer after {spent:.3g} s"
     return "limit", (f"CP-SAT stopped at the memory cap of {shown(cap)} (--max-memory): "
                      f"{solver.solution_info() or 'no answer'}")
