@@ -9,7 +9,7 @@ connectivity is the constraint's to reason about during search, not a loop aroun
 solver. A node's color is an integer (a dot's is known); a used link joins two nodes of one
 color, so a route ends at its own color's last dot (one-hot literals a node and color, with
 clauses a link and color, took some 10 times longer to build and 5 times longer to solve on
-the 2016 set's 14x14 boards: docs/solving.md#cp-sat). A cell may stay empty
+the 2016 set's 14x14 boards: docs/solving.md, CP-SAT). A cell may stay empty
 (`--allow-empty`) when its node takes its self-loop, the circuit constraint's way of leaving
 a node out; under the default rule an unused link joins two colors, or an empty cell (no
 path touches itself side by side). Arcs that cannot be used (into a first dot, out of a last one,
