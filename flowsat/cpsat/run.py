@@ -9,7 +9,7 @@ from typing import Any
 from flowsat.backend import Limits, described
 from flowsat.cpsat.model import FlowModel, cp_model, size
 from flowsat.cpsat.options import INSTALL, CpsatOptions
-from flowsat.deadline import Timeout
+from flowsat.deadline import Timeout, shielded
 from flowsat.memory import cap_mb, resident_mb, shown
 from flowsat.puzzle.model import Puzzle
 from flowsat.puzzle.rules import Rules
@@ -63,15 +63,13 @@ def solve(puzzle: Puzzle, options: CpsatOptions, rules: Rules, limits: Limits) -
 
 def solved(solver: Any, model: FlowModel) -> Any:
     """CP-SAT's status on the model. Past the timeout CP-SAT stops by itself, but may notice
-    it later than the deadline's timer rings, which then raises as the solve returns: its
-    answer is read all the same (UNKNOWN), so that a timeout keeps its counts."""
+    it after the deadline's timer rings (on a busy machine, by a second): the timer waits
+    for the solve to return (`shielded`), and its answer (UNKNOWN) is read all the same, so
+    that a timeout keeps its counts."""
     try:
-        return solver.solve(model.model)
+        with shielded():
+            return solver.solve(model.model)
     except Timeout:
-        try:
-            solver.response_proto  # noqa: B018  # (raises when there is none)
-        except Exception:
-            raise Timeout from None
         return cp_model.UNKNOWN
 
 
