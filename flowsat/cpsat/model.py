@@ -7,13 +7,12 @@ neighbors, to its last dot and back to the depot: `AddMultipleCircuit` forbids e
 that does not pass the depot, so each route is a path from a first dot to a last one, and
 connectivity is the constraint's to reason about during search, not a loop around the
 solver. A node's color is an integer (a dot's is known); a used link joins two nodes of one
-color, so a route ends at its own color's last dot (one-hot literals a node and color, with
-clauses a link and color, took some 10 times longer to build and 5 times longer to solve on
-the 2016 set's 14x14 boards: docs/solving.md, CP-SAT). A cell may stay empty
+color, so a route ends at its own color's last dot (one-hot literals a node and color were
+slower to build and to solve: docs/solving.md, CP-SAT). A cell may stay empty
 (`--allow-empty`) when its node takes its self-loop, the circuit constraint's way of leaving
 a node out; under the default rule an unused link joins two colors, or an empty cell (no
-path touches itself side by side). Arcs that cannot be used (into a first dot, out of a last one,
-between dots of two colors) are never made.
+path touches itself side by side). Arcs that cannot be used (into a first dot, out of a last
+one, between dots of two colors) are never made.
 """
 
 from __future__ import annotations

@@ -16,12 +16,11 @@ from flowsat.puzzle.rules import Rules
 from flowsat.result import Result, UsageError
 
 # MB a variable or constraint of the model costs at its peak (the model, its presolved copy,
-# the solver's own), and OR-Tools' own start: a 50x50 Numberlink board (32,000 of them) peaks
-# at 197 MB, a 5x5 one at 103 MB, `flowsat --version` at 33 MB (docs/solving.md, CP-SAT)
+# the solver's own), and OR-Tools' own start (measured: docs/solving.md, CP-SAT)
 MB_PER_ITEM = 0.003
 FLOOR_MB = 70.0
-# CP-SAT notices its time limit up to a few tenths of a second late (in its presolve): it
-# stops this much before the deadline, so that a timeout keeps its counts
+# CP-SAT may notice its time limit late (in its presolve, on a busy machine): it is given
+# this much less than the time left, so that it stops before the deadline's timer rings
 EARLY_S = 0.5
 
 
