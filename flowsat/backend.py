@@ -91,6 +91,7 @@ REGISTRY: dict[str, str] = {  # name -> module whose `BACKEND` is the backend
     "sat": "flowsat.sat",
     "astar": "flowsat.search",
     "program": "flowsat.program",
+    "cpsat": "flowsat.cpsat",
 }
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import flowsat
 
-PACKAGES = ("python-sat", "numpy", "typer", "rich", "matplotlib", "pycosat")
+PACKAGES = ("python-sat", "numpy", "typer", "rich", "matplotlib", "pycosat", "ortools")
 
 
 def environment() -> dict[str, Any]:

@@ -176,7 +176,8 @@ def solve(
     files: Annotated[list[Path], typer.Argument(
         help="Puzzle files or folders (- for standard input).")],
     backend: Annotated[str, typer.Option(
-        help="Backend: sat, astar, or program:COMMAND (any solver program).")
+        help="Backend: sat, astar, cpsat (OR-Tools CP-SAT), or program:COMMAND (any solver "
+        "program).")
                    ] = DEFAULT_BACKEND,
     timeout: Annotated[float | None, typer.Option(
         callback=bounded(TIMEOUT), help=f"Seconds per puzzle before giving up (default: "
