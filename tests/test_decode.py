@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from flowsat.checker import problems
 from flowsat.generate.cover import random_level
 from flowsat.puzzle import Rules
-from flowsat.sat import compiled, search
+from flowsat.sat import boards, fresh
 from flowsat.sat.decode import BrokenModel, trace, trace_by_cells
 from flowsat.sat.encoder import Encoder
 from flowsat.sat.formula import encode
@@ -134,7 +134,7 @@ def test_every_model_of_a_solve_is_read_as_cell_by_cell(shape, wrap, size, seed,
         return trace(enc, linked)
 
     rules = Rules(fill_all=fill)
-    with patch.object(search, "trace", both), patch.object(compiled, "COMPILE_UP_TO", -1):
+    with patch.object(fresh, "trace", both), patch.object(boards, "COMPILE_UP_TO", -1):
         result = solve(puzzle, rules=rules, encoding=encoding, deduce=False)  # every model
     assert result.status == "solved" and problems(puzzle, result.paths, rules) == []
     assert read and read[-1][0] == result.paths

@@ -633,9 +633,9 @@ def test_a_uniqueness_proof_of_a_200x200_board_returns_soon_after_its_timeout():
 def test_solve_text_output_has_a_default_timeout(monkeypatch):
     seen = []
 
-    def record(puzzle, backend, options, rules, limits, observe=None):
+    def record(puzzle, backend, options, rules, limits, observe=None, kept=None):
         seen.append(limits.timeout)
-        return real(puzzle, backend, options, rules, limits, observe)
+        return real(puzzle, backend, options, rules, limits, observe, kept)
 
     real = solve_module.run
     monkeypatch.setattr("flowsat.commands.solve.run", record)

@@ -16,7 +16,7 @@ from flowsat import solve as solve_module
 from flowsat.backend import REGISTRY
 from flowsat.commands import app
 from flowsat.result import Result
-from flowsat.sat import compiled
+from flowsat.sat import boards
 from tests.bench_backends import Plain
 from tests.conftest import PUZZLES, ROOT
 from tests.test_render import screen
@@ -112,7 +112,7 @@ def test_search_replay_ends_in_the_board_of_the_plain_output(monkeypatch):
 
 
 def test_sat_replay_shows_the_models_with_cycles_then_the_plain_output(monkeypatch):
-    monkeypatch.setattr(compiled, "COMPILE_UP_TO", -1)  # each run's models its own
+    monkeypatch.setattr(boards, "COMPILE_UP_TO", -1)  # each run's models its own
     cadical = ["--encoding", "edges-binary", "--solver", "cadical195"]  # models with cycles
     plain = run("solve", "--allow-self-touch", *cadical, CYCLES)
     animated = run("solve", "--allow-self-touch", *cadical, "--animate", "--show-cycles",
