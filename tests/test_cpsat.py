@@ -167,7 +167,7 @@ def test_without_ortools_a_bench_records_the_line_and_the_other_configurations_g
     monkeypatch.setattr(flowsat.cpsat.run, "cp_model", None)
     (puzzle,) = read_puzzles(FLOW5)
     found = {name: execute(Run(puzzle, "identity", Config(name, name, f"flowsat.{module}"),
-                               1), 10.0, Rules())
+                               1), 10.0, Rules(), {})
              for name, module in (("cpsat", "cpsat"), ("sat", "sat"))}
     assert found["cpsat"]["status"] == "error"
     assert "pip install 'flowsat[cpsat]'" in found["cpsat"]["error"]
