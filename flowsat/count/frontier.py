@@ -1,0 +1,270 @@
+"""The frontier counter: dynamic programming over the board's graph, an edge at a time (the
+frontier method behind ZDD counters such as TdZdd's `ddnumlin`; Yoshinaka et al., Algorithms
+5(2), 2012), counting by summing, never listing.
+
+The graph is the encoder's (`flowsat.sat.encoder.graph`): a node per cell, a bridge cell two
+nodes (one per pass), so every board kind is one graph. Edges are taken in the order of their
+nodes along the board's shorter side; after edge k the frontier is the nodes met by an edge up
+to k and by one after it. A state says, for each frontier node, its links so far and its
+component (a label), and for each label its color (0: no dot reached yet). States that agree
+on all this have the same futures, so each is kept once with the number of ways to reach it.
+
+A link closing a cycle, or joining two colors, is refused; a node leaving the frontier must
+have its final degree (a dot 1, another node 2, or 0 when cells may stay empty); what leaves
+the frontier whole is then a path from a dot to its twin. Under the no-self-touch rule a link
+left out joins two nodes that must never be on one path: every frontier node keeps its label
+(not just the open ends), and each such pair of components is kept in the state until one of
+them leaves (two components of one color that may not meet can never both be right: refused).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from flowsat.count.contract import Count, Limits, Progress, state_cap
+from flowsat.puzzle.model import Puzzle
+from flowsat.puzzle.rules import Rules
+
+Key = tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[int, int], ...]]
+# a state: each frontier node's degree | label << 2 (label 0: none), each label's color,
+# the pairs of labels that may never join (no-self-touch only)
+CHECK_EVERY = 4096  # transitions between looks at the clock
+
+
+@dataclass(frozen=True)
+class Step:
+    """One edge's place in the sweep: its nodes' slots once the nodes entering are appended,
+    and the slots of the nodes leaving after it (highest first), with their final degrees."""
+
+    a: int
+    b: int
+    nodes: tuple[int, int]  # the edge's two nodes
+    entering: tuple[int, ...]  # nodes appended to the frontier before the edge
+    leaving: tuple[tuple[int, frozenset[int]], ...]  # (slot, degrees allowed)
+    gone: frozenset[int]  # those slots
+    tight: tuple[tuple[int, frozenset[int]], ...]  # (slot after, degrees that can still end
+    # well) for the nodes staying whose few links left cannot mend every degree: a lookahead
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """A puzzle's graph in sweep order: the steps, each node's color (0: no dot) and most
+    links, and whether the puzzle is settled before any step (an isolated dot: no solution)."""
+
+    steps: tuple[Step, ...]
+    color: dict[int, int]
+    most: dict[int, int]
+    impossible: bool
+
+
+def sweep(puzzle: Puzzle, rules: Rules) -> Sweep:
+    """The edges in order along the board's shorter side, with what enters and leaves."""
+    from flowsat.sat.encoder import graph
+
+    g = graph(puzzle.board)
+    w = puzzle.width
+    color = {r * w + c: k + 1 for k, ends in enumerate(puzzle.dots.values()) for r, c in ends}
+    across = puzzle.width <= puzzle.height
+
+    def place(node: int) -> tuple[int, int, int]:
+        r, c = divmod(g.home[node], w)
+        return (r, c, node) if across else (c, r, node)
+
+    order = {n: k for k, n in enumerate(sorted(g.nodes, key=place))}
+    edges = sorted((tuple(sorted(e, key=order.__getitem__)) for e in g.edges),
+                   key=lambda e: (order[e[0]], order[e[1]]))
+    last = {n: k for k, e in enumerate(edges) for n in e}
+    final = frozenset({2} if rules.fill_all else {0, 2})
+    links_left = {n: 0 for n in last}
+    for e in edges:
+        for n in e:
+            links_left[n] += 1
+    steps, frontier = [], []
+    for k, (a, b) in enumerate(edges):
+        entering = tuple(n for n in (a, b) if n not in frontier)
+        frontier += entering
+        links_left[a] -= 1
+        links_left[b] -= 1
+        gone = sorted((frontier.index(n) for n in (a, b) if last[n] == k), reverse=True)
+        leaving = tuple((s, frozenset({1}) if frontier[s] in color else final) for s in gone)
+        a_at, b_at = frontier.index(a), frontier.index(b)
+        for s in gone:
+            del frontier[s]
+        tight = tuple((j, ok) for j, n in enumerate(frontier)
+                      if len(ok := mendable(1 if n in color else 2, final if n not in color
+                                             else frozenset({1}), links_left[n])) < 3)
+        steps.append(Step(a_at, b_at, (a, b), entering, leaving, frozenset(gone), tight))
+    lonely = set(g.nodes) - set(last)  # nodes without a link: a dot there has no path
+    impossible = any(n in color for n in lonely) or (rules.fill_all and bool(lonely))
+    return Sweep(tuple(steps), color, {n: 1 if n in color else 2 for n in g.nodes}, impossible)
+
+
+def mendable(most: int, final: frozenset[int], left: int) -> frozenset[int]:
+    """The degrees now from which `left` more links can reach a final degree."""
+    return frozenset(d for d in range(most + 1) if any(0 <= f - d <= left for f in final))
+
+
+class Sweeper:
+    """One count's run: the states after each step and what they are worth."""
+
+    def __init__(self, puzzle: Puzzle, rules: Rules, limits: Limits,
+                 progress: Progress | None = None):
+        self.plan = sweep(puzzle, rules)
+        self.touch = rules.self_touch
+        self.limits, self.progress = limits, progress
+        self.end = None if limits.timeout is None else time.perf_counter() + limits.timeout
+        self.cap = state_cap(limits)
+        self.stats: dict = {"steps": len(self.plan.steps), "most_states": 1}
+
+    def run(self) -> Count:
+        """The exact count, or a stop (timeout, memory) with no bound but 0."""
+        start = time.perf_counter()
+        if self.plan.impossible:
+            return self.done(0, start)
+        states: dict[Key, int] = {((), (), ()): 1}
+        seen = 0
+        for k, step in enumerate(self.plan.steps):
+            states, stop = self.advance(states, step)
+            seen += len(states)
+            if stop:
+                self.stats["stopped_at_step"] = k
+                return Count(0, False, stop, self.finish(start, seen))
+            if self.progress:
+                self.progress(k + 1, len(self.plan.steps), len(states))
+            self.stats["most_states"] = max(self.stats["most_states"], len(states))
+        return self.done(states.get(((), (), ()), 0), start, seen)
+
+    def done(self, value: int, start: float, seen: int = 0) -> Count:
+        return Count(value, True, "counted", self.finish(start, seen))
+
+    def finish(self, start: float, seen: int) -> dict:
+        self.stats.update(states=seen, total_s=round(time.perf_counter() - start, 6))
+        return self.stats
+
+    def advance(self, states: dict[Key, int], step: Step) -> tuple[dict[Key, int], str | None]:
+        """The states after one more edge (its link made or not), and why it stopped, if it
+        did."""
+        out: dict[Key, int] = {}
+        get = out.get
+        enter = self.entering(step)
+        moves = (self.skip, self.link)
+        n = 0
+        for key, ways in states.items():
+            slots, colors, apart = enter(key)
+            for move in moves:
+                made = move(step, slots, colors, apart)
+                if made is not None:
+                    made = self.leave(step, *made)
+                    if made is not None:
+                        out[made] = get(made, 0) + ways
+            n += 1
+            if n % CHECK_EVERY == 0:
+                if self.end is not None and time.perf_counter() > self.end:
+                    return out, "timeout"
+                if len(out) > self.cap:
+                    return out, "limit"
+        return out, None
+
+    def entering(self, step: Step) -> Callable[[Key], tuple[list[int], dict, set]]:
+        """What makes a state's mutable copy with the step's new nodes appended: a fresh
+        label each under no-self-touch (every node is its own component), none otherwise (a
+        node's label is given when it gets its first link)."""
+        new = [self.plan.color.get(n, 0) for n in step.entering]
+
+        def copy(key: Key) -> tuple[list[int], dict, set]:
+            slots, colors, apart = key
+            labels = dict(enumerate(colors, 1))
+            grown = list(slots)
+            if self.touch:
+                grown += [0] * len(new)
+            else:
+                for c in new:
+                    label = len(labels) + 1
+                    labels[label] = c
+                    grown.append(label << 2)
+            return grown, labels, set(apart)
+
+        return copy
+
+    def skip(self, step: Step, slots: list[int], colors: dict, apart: set):
+        """The edge left out: under no-self-touch its nodes' components never meet."""
+        if self.touch:
+            return slots, colors, apart
+        x, y = slots[step.a] >> 2, slots[step.b] >> 2
+        if x == y:
+            return None  # two nodes of one path side by side, not linked: a touch
+        if colors[x] and colors[x] == colors[y]:
+            return None  # they must meet (one color, one path)
+        if not (colors[x] and colors[y]):  # (two colors never meet anyway)
+            apart = apart | {(min(x, y), max(x, y))}
+        return slots, colors, apart
+
+    def link(self, step: Step, slots: list[int], colors: dict, apart: set):
+        """The edge made: both nodes have room, their components differ, colors agree."""
+        a, b = step.a, step.b
+        na, nb = step.nodes
+        most = self.plan.most
+        if (slots[a] & 3) >= most[na] or (slots[b] & 3) >= most[nb]:
+            return None
+        slots = slots[:]
+        colors = dict(colors)
+        x, y = slots[a] >> 2, slots[b] >> 2
+        if self.touch:  # a node's first link gives it a label of its own
+            for s, node, label in ((a, na, x), (b, nb, y)):
+                if not label:
+                    label = max(colors, default=0) + 1
+                    colors[label] = self.plan.color.get(node, 0)
+                    slots[s] |= label << 2
+            x, y = slots[a] >> 2, slots[b] >> 2
+        if x == y or (colors[x] and colors[y] and colors[x] != colors[y]):
+            return None
+        if (min(x, y), max(x, y)) in apart:
+            return None
+        color = colors[x] or colors[y]
+        colors[x] = color
+        del colors[y]
+        slots = [(s & 3) | x << 2 if s >> 2 == y else s for s in slots]
+        slots[a] += 1
+        slots[b] += 1
+        if apart:
+            apart = {(min(p, q), max(p, q)) for p, q in
+                     ((x if p == y else p, x if q == y else q) for p, q in apart)}
+            if any(colors[p] == colors[q] != 0 for p, q in apart):
+                return None
+        if self.touch:  # a full node is done: only open ends carry their path's label
+            for s, node in ((a, na), (b, nb)):
+                if slots[s] & 3 == most[node]:
+                    slots[s] &= 3
+        return slots, colors, apart
+
+    def leave(self, step: Step, slots: list[int], colors: dict, apart: set) -> Key | None:
+        """The state with the leaving nodes gone (each at its final degree), labels renumbered
+        in order of first use, pairs of labels still on the frontier only."""
+        for s, allowed in step.leaving:
+            if slots[s] & 3 not in allowed:
+                return None
+        gone = step.gone
+        names: dict[int, int] = {}
+        out = []
+        for k, s in enumerate(slots):
+            if k in gone:
+                continue
+            label = s >> 2
+            if label:
+                new = names.get(label)
+                if new is None:
+                    new = names[label] = len(names) + 1
+                out.append((s & 3) | new << 2)
+            else:
+                out.append(s)
+        for j, ok in step.tight:
+            if out[j] & 3 not in ok:
+                return None
+        kept = ()
+        if apart:
+            kept = tuple(sorted((min(names[p], names[q]), max(names[p], names[q]))
+                                for p, q in apart if p in names and q in names
+                                and not (colors[p] and colors[q])))
+        return tuple(out), tuple(colors[label] for label in names), kept
