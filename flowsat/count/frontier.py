@@ -268,3 +268,21 @@ class Sweeper:
                                 for p, q in apart if p in names and q in names
                                 and not (colors[p] and colors[q])))
         return tuple(out), tuple(colors[label] for label in names), kept
+
+
+class FrontierCounter:
+    """Counts by the frontier method (see the module docstring): every board kind, every
+    rule; the count is exact or, stopped, no bound but 0."""
+
+    name = "frontier"
+    summary = "frontier-based dynamic programming over the board graph (the ZDD method)"
+
+    def refuses(self, puzzle: Puzzle, rules: Rules) -> str | None:
+        return None
+
+    def count(self, puzzle: Puzzle, rules: Rules, limits: Limits, limit: int | None = None,
+              progress: Progress | None = None) -> Count:
+        return Sweeper(puzzle, rules, limits, progress).run()
+
+
+COUNTER = FrontierCounter()
