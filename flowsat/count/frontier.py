@@ -27,9 +27,8 @@ from flowsat.count.contract import Count, Limits, Progress, state_cap
 from flowsat.puzzle.model import Puzzle
 from flowsat.puzzle.rules import Rules
 
-Key = tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[int, int], ...]]
-# a state: each frontier node's degree | label << 2 (label 0: none), each label's color,
-# the pairs of labels that may never join (no-self-touch only)
+Key = tuple[tuple[int, ...], tuple[tuple[int, int], ...]]
+# a state: each frontier node's int (`Sweeper`), the pairs of labels that may never join
 CHECK_EVERY = 4096  # transitions between looks at the clock
 
 
@@ -43,7 +42,8 @@ class Step:
     nodes: tuple[int, int]  # the edge's two nodes
     entering: tuple[int, ...]  # nodes appended to the frontier before the edge
     leaving: tuple[tuple[int, frozenset[int]], ...]  # (slot, degrees allowed)
-    gone: frozenset[int]  # those slots
+    keep: tuple[int, ...]  # the slots that stay
+    most: tuple[int, int]  # the most links each of the edge's nodes takes
     tight: tuple[tuple[int, frozenset[int]], ...]  # (slot after, degrees that can still end
     # well) for the nodes staying whose few links left cannot mend every degree: a lookahead
 
@@ -95,7 +95,9 @@ def sweep(puzzle: Puzzle, rules: Rules) -> Sweep:
         tight = tuple((j, ok) for j, n in enumerate(frontier)
                       if len(ok := mendable(1 if n in color else 2, final if n not in color
                                              else frozenset({1}), links_left[n])) < 3)
-        steps.append(Step(a_at, b_at, (a, b), entering, leaving, frozenset(gone), tight))
+        keep = tuple(k for k in range(len(frontier) + len(gone)) if k not in gone)
+        steps.append(Step(a_at, b_at, (a, b), entering, leaving, keep,
+                          (1 if a in color else 2, 1 if b in color else 2), tight))
     lonely = set(g.nodes) - set(last)  # nodes without a link: a dot there has no path
     impossible = any(n in color for n in lonely) or (rules.fill_all and bool(lonely))
     return Sweep(tuple(steps), color, {n: 1 if n in color else 2 for n in g.nodes}, impossible)
@@ -107,12 +109,16 @@ def mendable(most: int, final: frozenset[int], left: int) -> frozenset[int]:
 
 
 class Sweeper:
-    """One count's run: the states after each step and what they are worth."""
+    """One count's run: the states after each step and what they are worth. A frontier node
+    is one int: its degree (2 bits), its component's color, and its component's label above
+    them (0: none); a state is the tuple of them, and (no-self-touch) the pairs of labels
+    that may never join."""
 
     def __init__(self, puzzle: Puzzle, rules: Rules, limits: Limits,
                  progress: Progress | None = None):
         self.plan = sweep(puzzle, rules)
         self.touch = rules.self_touch
+        self.shift = 2 + max(len(puzzle.dots), 1).bit_length()  # where the label starts
         self.limits, self.progress = limits, progress
         self.end = None if limits.timeout is None else time.perf_counter() + limits.timeout
         self.cap = state_cap(limits)
@@ -123,7 +129,7 @@ class Sweeper:
         start = time.perf_counter()
         if self.plan.impossible:
             return self.done(0, start)
-        states: dict[Key, int] = {((), (), ()): 1}
+        states: dict[Key, int] = {((), ()): 1}
         seen = 0
         for k, step in enumerate(self.plan.steps):
             states, stop = self.advance(states, step)
@@ -134,7 +140,7 @@ class Sweeper:
             if self.progress:
                 self.progress(k + 1, len(self.plan.steps), len(states))
             self.stats["most_states"] = max(self.stats["most_states"], len(states))
-        return self.done(states.get(((), (), ()), 0), start, seen)
+        return self.done(states.get(((), ()), 0), start, seen)
 
     def done(self, value: int, start: float, seen: int = 0) -> Count:
         return Count(value, True, "counted", self.finish(start, seen))
@@ -148,17 +154,14 @@ class Sweeper:
         did."""
         out: dict[Key, int] = {}
         get = out.get
-        enter = self.entering(step)
-        moves = (self.skip, self.link)
+        new = self.entering(step)
+        skip, link, leave = self.skip, self.link, self.leave
         n = 0
-        for key, ways in states.items():
-            slots, colors, apart = enter(key)
-            for move in moves:
-                made = move(step, slots, colors, apart)
-                if made is not None:
-                    made = self.leave(step, *made)
-                    if made is not None:
-                        out[made] = get(made, 0) + ways
+        for (slots, apart), ways in states.items():
+            slots = slots + new if new else slots
+            for made in (skip(step, slots, apart), link(step, slots, apart)):
+                if made is not None and (made := leave(step, *made)) is not None:
+                    out[made] = get(made, 0) + ways
             n += 1
             if n % CHECK_EVERY == 0:
                 if self.end is not None and time.perf_counter() > self.end:
@@ -167,107 +170,97 @@ class Sweeper:
                     return out, "limit"
         return out, None
 
-    def entering(self, step: Step) -> Callable[[Key], tuple[list[int], dict, set]]:
-        """What makes a state's mutable copy with the step's new nodes appended: a fresh
-        label each under no-self-touch (every node is its own component), none otherwise (a
-        node's label is given when it gets its first link)."""
-        new = [self.plan.color.get(n, 0) for n in step.entering]
+    def entering(self, step: Step) -> tuple[int, ...]:
+        """The step's new nodes' ints: degree 0, their dot's color, and under no-self-touch a
+        label each, above every label a state can hold (each node is its own component)."""
+        color = [self.plan.color.get(n, 0) << 2 for n in step.entering]
+        if self.touch:
+            return tuple(color)
+        return tuple(c | (FRESH + k) << self.shift for k, c in enumerate(color))
 
-        def copy(key: Key) -> tuple[list[int], dict, set]:
-            slots, colors, apart = key
-            labels = dict(enumerate(colors, 1))
-            grown = list(slots)
-            if self.touch:
-                grown += [0] * len(new)
-            else:
-                for c in new:
-                    label = len(labels) + 1
-                    labels[label] = c
-                    grown.append(label << 2)
-            return grown, labels, set(apart)
-
-        return copy
-
-    def skip(self, step: Step, slots: list[int], colors: dict, apart: set):
+    def skip(self, step: Step, slots: tuple[int, ...], apart: tuple):
         """The edge left out: under no-self-touch its nodes' components never meet."""
         if self.touch:
-            return slots, colors, apart
-        x, y = slots[step.a] >> 2, slots[step.b] >> 2
+            return slots, apart
+        sh = self.shift
+        ea, eb = slots[step.a], slots[step.b]
+        x, y = ea >> sh, eb >> sh
         if x == y:
             return None  # two nodes of one path side by side, not linked: a touch
-        if colors[x] and colors[x] == colors[y]:
-            return None  # they must meet (one color, one path)
-        if not (colors[x] and colors[y]):  # (two colors never meet anyway)
-            apart = apart | {(min(x, y), max(x, y))}
-        return slots, colors, apart
+        ca, cb = ea & COLORS[sh], eb & COLORS[sh]
+        if ca and cb:
+            return None if ca == cb else (slots, apart)  # one color, one path: they must meet
+        return slots, (*apart, (min(x, y), max(x, y)))
 
-    def link(self, step: Step, slots: list[int], colors: dict, apart: set):
+    def link(self, step: Step, slots: tuple[int, ...], apart: tuple):
         """The edge made: both nodes have room, their components differ, colors agree."""
         a, b = step.a, step.b
-        na, nb = step.nodes
-        most = self.plan.most
-        if (slots[a] & 3) >= most[na] or (slots[b] & 3) >= most[nb]:
+        ea, eb = slots[a], slots[b]
+        if (ea & 3) >= step.most[0] or (eb & 3) >= step.most[1]:
             return None
-        slots = slots[:]
-        colors = dict(colors)
-        x, y = slots[a] >> 2, slots[b] >> 2
+        sh = self.shift
+        mask = COLORS[sh]
+        ca, cb = ea & mask, eb & mask
+        if ca and cb and ca != cb:
+            return None
+        x, y = ea >> sh, eb >> sh
         if self.touch:  # a node's first link gives it a label of its own
-            for s, node, label in ((a, na, x), (b, nb, y)):
-                if not label:
-                    label = max(colors, default=0) + 1
-                    colors[label] = self.plan.color.get(node, 0)
-                    slots[s] |= label << 2
-            x, y = slots[a] >> 2, slots[b] >> 2
-        if x == y or (colors[x] and colors[y] and colors[x] != colors[y]):
+            x, y = x or FRESH, y or FRESH + 1
+        if x == y or (apart and (min(x, y), max(x, y)) in apart):
             return None
-        if (min(x, y), max(x, y)) in apart:
-            return None
-        color = colors[x] or colors[y]
-        colors[x] = color
-        del colors[y]
-        slots = [(s & 3) | x << 2 if s >> 2 == y else s for s in slots]
-        slots[a] += 1
-        slots[b] += 1
+        c = ca | cb
+        joined = c | x << sh
+        out = [(e & 3) | joined if (e >> sh) in (x, y) else e for e in slots]
+        out[a] = (ea & 3) + 1 | joined
+        out[b] = (eb & 3) + 1 | joined
         if apart:
-            apart = {(min(p, q), max(p, q)) for p, q in
-                     ((x if p == y else p, x if q == y else q) for p, q in apart)}
-            if any(colors[p] == colors[q] != 0 for p, q in apart):
+            apart = tuple((min(p, q), max(p, q)) for p, q in
+                          ((x if p == y else p, x if q == y else q) for p, q in apart))
+            if c and any(x in pair for pair in apart) and self.same_color(out, apart, x, c):
                 return None
         if self.touch:  # a full node is done: only open ends carry their path's label
-            for s, node in ((a, na), (b, nb)):
-                if slots[s] & 3 == most[node]:
-                    slots[s] &= 3
-        return slots, colors, apart
+            for s, most in ((a, step.most[0]), (b, step.most[1])):
+                if out[s] & 3 == most:
+                    out[s] &= 3
+        return out, apart
 
-    def leave(self, step: Step, slots: list[int], colors: dict, apart: set) -> Key | None:
+    def same_color(self, slots: list[int], apart: tuple, x: int, c: int) -> bool:
+        """Whether component x (of color c) may never meet a component of its own color."""
+        sh, mask = self.shift, COLORS[self.shift]
+        colored = {e >> sh for e in slots if e & mask == c}
+        return any(p in colored and q in colored for p, q in apart if x in (p, q))
+
+    def leave(self, step: Step, slots, apart: tuple) -> Key | None:
         """The state with the leaving nodes gone (each at its final degree), labels renumbered
         in order of first use, pairs of labels still on the frontier only."""
         for s, allowed in step.leaving:
             if slots[s] & 3 not in allowed:
                 return None
-        gone = step.gone
+        out = [slots[k] for k in step.keep] if step.leaving else list(slots)
+        for j, ok in step.tight:
+            if out[j] & 3 not in ok:
+                return None
+        sh = self.shift
+        low = (1 << sh) - 1
         names: dict[int, int] = {}
-        out = []
-        for k, s in enumerate(slots):
-            if k in gone:
-                continue
-            label = s >> 2
+        for k, e in enumerate(out):
+            label = e >> sh
             if label:
                 new = names.get(label)
                 if new is None:
                     new = names[label] = len(names) + 1
-                out.append((s & 3) | new << 2)
-            else:
-                out.append(s)
-        for j, ok in step.tight:
-            if out[j] & 3 not in ok:
-                return None
-        kept = ()
+                if new != label:
+                    out[k] = (e & low) | new << sh
         if apart:
-            kept = tuple(sorted((min(names[p], names[q]), max(names[p], names[q]))
-                                for p, q in apart if p in names and q in names
-                                and not (colors[p] and colors[q])))
-        return tuple(out), tuple(colors[label] for label in names), kept
+            colors = {e >> sh: e & COLORS[sh] for e in out}
+            apart = tuple(sorted({(min(names[p], names[q]), max(names[p], names[q]))
+                                  for p, q in apart if p in names and q in names
+                                  and not (colors[names[p]] and colors[names[q]])}))
+        return tuple(out), apart
+
+
+FRESH = 1 << 20  # labels of new components, above any a state holds (a frontier's nodes)
+COLORS = {shift: ((1 << shift) - 1) & ~3 for shift in range(3, 16)}  # the color bits
 
 
 class FrontierCounter:
