@@ -214,3 +214,49 @@ def test_bad_input_is_one_line_and_the_other_files_still_count(tmp_path):
     result = cli(str(bad), str(PUZZLES / "examples" / "flow_5x5.txt"))
     assert result.exit_code == 2
     assert "flow_5x5.txt: 1 solution" in result.output
+
+
+def test_a_plan_races_the_counters_and_records_their_counts(tmp_path):
+    from flowsat.bench.planfile import read_plan
+
+    plan = tmp_path / "count.toml"
+    plan.write_text(f"""out = "{tmp_path / 'out'}"
+timeout = 30
+[[sets]]
+name = "touching"
+paths = ["{PUZZLES / 'kinds' / 'square.txt'}"]
+rules = {{ self_touch = true }}
+[[configs]]
+counter = "frontier"
+[[configs]]
+counter = "enumerate"
+limit = 100000
+""")
+    assert [c.name for c in read_plan(plan).configs()] == ["count/frontier", "count/enumerate"]
+    from flowsat.commands import app
+
+    result = CliRunner().invoke(app, ["bench", "--plan", str(plan)])
+    assert result.exit_code == 0, result.output
+    records = [json.loads(line) for line in (tmp_path / "out" / "results.jsonl").open()]
+    counts: dict[str, dict[str, int]] = {}
+    for r in records:
+        assert r["status"] == "solved" and r["stats"]["exact"], r
+        counts.setdefault(r["config"], {})[r["name"]] = r["stats"]["count"]
+    assert counts["count/frontier"] == counts["count/enumerate"]
+    assert max(counts["count/frontier"].values()) > 1  # self-touch: several solutions
+
+
+def test_a_counting_row_with_a_backend_s_option_is_a_usage_error(tmp_path):
+    from flowsat.bench.planfile import read_plan
+    from flowsat.result import UsageError
+
+    plan = tmp_path / "bad.toml"
+    plan.write_text(f"""[[sets]]
+name = "a"
+paths = ["{PUZZLES / 'examples' / 'flow_5x5.txt'}"]
+[[configs]]
+counter = "frontier"
+solver = "glucose4"
+""")
+    with pytest.raises(UsageError, match="solver does not apply to a counter"):
+        read_plan(plan)

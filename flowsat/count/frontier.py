@@ -20,7 +20,6 @@ them leaves (two components of one color that may not meet can never both be rig
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from flowsat.count.contract import Count, Limits, Progress, state_cap
@@ -39,7 +38,6 @@ class Step:
 
     a: int
     b: int
-    nodes: tuple[int, int]  # the edge's two nodes
     entering: tuple[int, ...]  # nodes appended to the frontier before the edge
     leaving: tuple[tuple[int, frozenset[int]], ...]  # (slot, degrees allowed)
     keep: tuple[int, ...]  # the slots that stay
@@ -50,12 +48,11 @@ class Step:
 
 @dataclass(frozen=True)
 class Sweep:
-    """A puzzle's graph in sweep order: the steps, each node's color (0: no dot) and most
-    links, and whether the puzzle is settled before any step (an isolated dot: no solution)."""
+    """A puzzle's graph in sweep order: the steps, each node's color (0: no dot), and whether
+    the puzzle is settled before any step (an isolated dot: no solution)."""
 
     steps: tuple[Step, ...]
     color: dict[int, int]
-    most: dict[int, int]
     impossible: bool
 
 
@@ -96,11 +93,11 @@ def sweep(puzzle: Puzzle, rules: Rules) -> Sweep:
                       if len(ok := mendable(1 if n in color else 2, final if n not in color
                                              else frozenset({1}), links_left[n])) < 3)
         keep = tuple(k for k in range(len(frontier) + len(gone)) if k not in gone)
-        steps.append(Step(a_at, b_at, (a, b), entering, leaving, keep,
+        steps.append(Step(a_at, b_at, entering, leaving, keep,
                           (1 if a in color else 2, 1 if b in color else 2), tight))
     lonely = set(g.nodes) - set(last)  # nodes without a link: a dot there has no path
     impossible = any(n in color for n in lonely) or (rules.fill_all and bool(lonely))
-    return Sweep(tuple(steps), color, {n: 1 if n in color else 2 for n in g.nodes}, impossible)
+    return Sweep(tuple(steps), color, impossible)
 
 
 def mendable(most: int, final: frozenset[int], left: int) -> frozenset[int]:
@@ -156,13 +153,11 @@ class Sweeper:
         get = out.get
         new = self.entering(step)
         skip, link, leave = self.skip, self.link, self.leave
-        n = 0
-        for (slots, apart), ways in states.items():
+        for n, ((slots, apart), ways) in enumerate(states.items(), 1):
             slots = slots + new if new else slots
             for made in (skip(step, slots, apart), link(step, slots, apart)):
                 if made is not None and (made := leave(step, *made)) is not None:
                     out[made] = get(made, 0) + ways
-            n += 1
             if n % CHECK_EVERY == 0:
                 if self.end is not None and time.perf_counter() > self.end:
                     return out, "timeout"

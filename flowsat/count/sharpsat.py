@@ -13,9 +13,12 @@ so that a timeout or the memory cap ends it (a C call cannot be interrupted)."""
 
 from __future__ import annotations
 
-import multiprocessing
+import contextlib
 import os
+import pickle
 import resource
+import select
+import signal
 import time
 from dataclasses import dataclass
 
@@ -68,30 +71,36 @@ class SharpSat:
 
 def counted(clauses: list[list[int]], top: int, project: list[int], timeout: float | None,
             max_mb: float) -> tuple[int | None, str]:
-    """Ganak's projected count in a child process: (count, "counted"), or (None, "timeout")
-    past the timeout, (None, "limit") when it ran out of memory."""
-    context = multiprocessing.get_context("fork")
-    mine, theirs = context.Pipe(duplex=False)
-    child = context.Process(target=ganak, args=(theirs, clauses, top, project, max_mb),
-                            daemon=True)
-    child.start()
-    theirs.close()
-    try:
-        if not mine.poll(timeout):
-            return None, "timeout"
+    """Ganak's projected count in a child process (forked: a bench worker, itself a daemon
+    process, may not start one through `multiprocessing`): (count, "counted"), or (None,
+    "timeout") past the timeout, (None, "limit") when it ran out of memory."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: count, write, leave at once (no cleanup of the parent's)
+        os.close(read)
         try:
-            return mine.recv(), "counted"
-        except EOFError:  # it died: the memory cap (or a crash, told as the same)
-            return None, "limit"
+            with os.fdopen(write, "wb") as out:
+                pickle.dump(ganak(clauses, top, project, max_mb), out)
+        finally:
+            os._exit(0)
+    os.close(write)
+    try:
+        with os.fdopen(read, "rb") as got:
+            ready, _, _ = select.select([got], [], [], timeout)
+            if not ready:
+                return None, "timeout"
+            try:
+                return pickle.load(got), "counted"
+            except EOFError:  # it died: the memory cap (or a crash, told as the same)
+                return None, "limit"
     finally:
-        if child.is_alive():
-            child.kill()
-        child.join()
-        mine.close()
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
 
 
-def ganak(conn, clauses: list[list[int]], top: int, project: list[int], max_mb: float) -> None:
-    """The child's work: Ganak's count sent back (its chatter on stdout silenced)."""
+def ganak(clauses: list[list[int]], top: int, project: list[int], max_mb: float) -> int:
+    """The child's work: Ganak's count (its chatter on stdout silenced)."""
     import pyganak
 
     resource.setrlimit(resource.RLIMIT_AS, (int(max_mb * 2**20), resource.RLIM_INFINITY))
@@ -101,8 +110,7 @@ def ganak(conn, clauses: list[list[int]], top: int, project: list[int], max_mb: 
     counter.new_vars(top)
     counter.add_clauses(clauses)
     counter.set_sampling_set(project)
-    conn.send(counter.count())
-    conn.close()
+    return counter.count()
 
 
 COUNTER = SharpSat()
