@@ -153,11 +153,20 @@ class Sweeper:
         get = out.get
         new = self.entering(step)
         skip, link, leave = self.skip, self.link, self.leave
+        # with self-touch, an edge left out where no node leaves changes nothing (a new node
+        # has no label): the state is already in its canonical form
+        same = self.touch and not step.leaving and not step.tight
         for n, ((slots, apart), ways) in enumerate(states.items(), 1):
             slots = slots + new if new else slots
-            for made in (skip(step, slots, apart), link(step, slots, apart)):
-                if made is not None and (made := leave(step, *made)) is not None:
-                    out[made] = get(made, 0) + ways
+            if same:
+                key = (slots, apart)
+                out[key] = get(key, 0) + ways
+            elif (made := skip(step, slots, apart)) is not None and (
+                    made := leave(step, *made)) is not None:
+                out[made] = get(made, 0) + ways
+            if (made := link(step, slots, apart)) is not None and (
+                    made := leave(step, *made)) is not None:
+                out[made] = get(made, 0) + ways
             if n % CHECK_EVERY == 0:
                 if self.end is not None and time.perf_counter() > self.end:
                     return out, "timeout"
