@@ -15,12 +15,11 @@ from flowsat.commands.common import (
     EXIT,
     AllowEmpty,
     AllowSelfTouch,
-    Jobs,
     MaxCells,
     bounded,
     each_puzzle,
 )
-from flowsat.options import MAX_MEMORY, SOLUTIONS, TIMEOUT
+from flowsat.options import MAX_MEMORY, SOLUTIONS, TIMEOUT, WORKERS
 from flowsat.puzzle import MAX_CELLS, Puzzle
 from flowsat.puzzle.rules import Rules
 
@@ -62,7 +61,9 @@ def count_command(
     fmt: Annotated[Format, typer.Option("--format", help="text, or one JSON object a line.")
                    ] = Format.text,
     max_cells: MaxCells = MAX_CELLS,
-    jobs: Jobs = 1,
+    jobs: Annotated[int, typer.Option(
+        callback=bounded(WORKERS), help="Worker processes counting puzzles at once (a "
+        "progress line with 1 only).")] = 1,
 ) -> None:
     from flowsat.count.answer import Answer, answer
     from flowsat.count.contract import Limits
