@@ -153,8 +153,8 @@ class Sweeper:
         get = out.get
         new = self.entering(step)
         skip, link, leave = self.skip, self.link, self.leave
-        # with self-touch, an edge left out where no node leaves changes nothing (a new node
-        # has no label): the state is already in its canonical form
+        # with self-touch, an edge left out keeps the labels' order (a new node has no label,
+        # a node that may leave none): where no node leaves, the state is as it was
         same = self.touch and not step.leaving and not step.tight
         for n, ((slots, apart), ways) in enumerate(states.items(), 1):
             slots = slots + new if new else slots
@@ -162,7 +162,7 @@ class Sweeper:
                 key = (slots, apart)
                 out[key] = get(key, 0) + ways
             elif (made := skip(step, slots, apart)) is not None and (
-                    made := leave(step, *made)) is not None:
+                    made := leave(step, *made, relabel=not self.touch)) is not None:
                 out[made] = get(made, 0) + ways
             if (made := link(step, slots, apart)) is not None and (
                     made := leave(step, *made)) is not None:
@@ -234,9 +234,10 @@ class Sweeper:
         colored = {e >> sh for e in slots if e & mask == c}
         return any(p in colored and q in colored for p, q in apart if x in (p, q))
 
-    def leave(self, step: Step, slots, apart: tuple) -> Key | None:
+    def leave(self, step: Step, slots, apart: tuple, relabel: bool = True) -> Key | None:
         """The state with the leaving nodes gone (each at its final degree), labels renumbered
-        in order of first use, pairs of labels still on the frontier only."""
+        in order of first use (unless they are already), pairs of labels still on the
+        frontier only."""
         for s, allowed in step.leaving:
             if slots[s] & 3 not in allowed:
                 return None
@@ -244,6 +245,8 @@ class Sweeper:
         for j, ok in step.tight:
             if out[j] & 3 not in ok:
                 return None
+        if not relabel:
+            return tuple(out), apart
         sh = self.shift
         low = (1 << sh) - 1
         names: dict[int, int] = {}
