@@ -85,19 +85,25 @@ def sweep(puzzle: Puzzle, rules: Rules) -> Sweep:
         links_left[a] -= 1
         links_left[b] -= 1
         gone = sorted((frontier.index(n) for n in (a, b) if last[n] == k), reverse=True)
-        leaving = tuple((s, frozenset({1}) if frontier[s] in color else final) for s in gone)
+        leaving = tuple((s, bounds(frontier[s], color, final)[1]) for s in gone)
         a_at, b_at = frontier.index(a), frontier.index(b)
         for s in gone:
             del frontier[s]
         tight = tuple((j, ok) for j, n in enumerate(frontier)
-                      if len(ok := mendable(1 if n in color else 2, final if n not in color
-                                             else frozenset({1}), links_left[n])) < 3)
+                      if len(ok := mendable(*bounds(n, color, final), links_left[n]))
+                      <= bounds(n, color, final)[0])
         keep = tuple(k for k in range(len(frontier) + len(gone)) if k not in gone)
         steps.append(Step(a_at, b_at, entering, leaving, keep,
-                          (1 if a in color else 2, 1 if b in color else 2), tight))
+                          (bounds(a, color, final)[0], bounds(b, color, final)[0]), tight))
     lonely = set(g.nodes) - set(last)  # nodes without a link: a dot there has no path
     impossible = any(n in color for n in lonely) or (rules.fill_all and bool(lonely))
     return Sweep(tuple(steps), color, impossible)
+
+
+def bounds(node: int, color: dict[int, int], final: frozenset[int]
+           ) -> tuple[int, frozenset[int]]:
+    """A node's most links and its final degrees: a dot 1 and 1, another 2 and `final`."""
+    return (1, frozenset({1})) if node in color else (2, final)
 
 
 def mendable(most: int, final: frozenset[int], left: int) -> frozenset[int]:
