@@ -260,3 +260,22 @@ solver = "glucose4"
 """)
     with pytest.raises(UsageError, match="solver does not apply to a counter"):
         read_plan(plan)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32), st.sampled_from(["square", "hex", "holes", "walls", "warps",
+                                               "bridges"]),
+       st.integers(1, 4), st.booleans())
+def test_the_array_sweep_counts_as_the_dict_sweep(seed, kind, colors, fill_all):
+    """Under self-touch the frontier counter sweeps numpy arrays; the dict sweep (which also
+    takes that rule) is its reference."""
+    from flowsat.count.arrays import ArraySweeper
+    from flowsat.count.frontier import Sweeper
+
+    rng = random.Random(seed)
+    puzzle = random_puzzle(rng, random_board(rng, kind), colors)
+    if puzzle is not None:
+        rules = Rules(True, fill_all)
+        want = Sweeper(puzzle, rules, Limits(60)).run()
+        got = ArraySweeper(puzzle, rules, Limits(60)).run()
+        assert got.exact and got.value == want.value, (kind, puzzle.rows, rules)
