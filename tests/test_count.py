@@ -50,8 +50,9 @@ def every_count(puzzle: Puzzle, rules: Rules) -> dict[str, int]:
 
 
 def random_puzzle(rng: random.Random, board: Board, colors: int) -> Puzzle | None:
-    """Dots of `colors` colors on random cells of the board (None: too few cells)."""
-    cells = list(board.cells)
+    """Dots of `colors` colors on random cells of the board, never a bridge (None: too few
+    cells)."""
+    cells = [i for i in board.cells if i not in board.bridges]
     if len(cells) < 2 * colors:
         return None
     grid = [["."] * board.width for _ in range(board.height)]
