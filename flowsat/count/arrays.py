@@ -118,6 +118,8 @@ def renumbered(nodes: np.ndarray, shift: int) -> np.ndarray:
     rows = np.arange(n)
     for j in range(width):
         label = labels[:, j]
+        if not label.any():  # (a column of nodes that are full or have no link yet)
+            continue
         fresh = (label > 0) & (names[rows, label] == 0)
         used += fresh
         names[rows[fresh], label[fresh]] = used[fresh]
