@@ -68,6 +68,8 @@ class Backend:
     argument: ClassVar[str | None]  # the option `NAME:TEXT` gives (program: its command)
     observes: ClassVar[bool]  # whether it calls `observe` (what `--animate` replays)
     engine: ClassVar[str]  # the module that does the work, imported by the first solve
+    # (optional) counts: ClassVar[bool]: its `solved` carries a count in the stats and no
+    # paths (`flowsat.count.backend`, the counters as bench configurations)
 
     def options(self, **given: Any) -> Any:
         """The options instance, every value checked against its field's bounds."""

@@ -60,6 +60,7 @@ BOTTLENECK = Bounds(0, 1000, "cells")
 WORKERS = Bounds(1, 1024, "processes")
 REPEAT = Bounds(1, 100_000, "runs")
 COUNT = Bounds(1, 10_000_000, "puzzles")
+SOLUTIONS = Bounds(1, 10**18, "solutions")
 
 MEMORY_HELP = ("Stop (exit 3) when the stored states (astar) or the SAT formula (sat, estimated "
                "before it is built) would pass this many MB (default: half the memory "

@@ -28,6 +28,7 @@ from flowsat.atomic import make_folder, write_file
 from flowsat.backend import REGISTRY, Backend, chosen
 from flowsat.bench.competition import GROUPS
 from flowsat.bench.configs import Config, recorded, solve_flags
+from flowsat.bench.counting import counting_config, is_counting
 from flowsat.bench.plan import Place, load_puzzles
 from flowsat.bench.records import read_records
 from flowsat.bench.sweep import Settings
@@ -193,8 +194,10 @@ def configuration(plan: str, row: dict[str, Any], timeout: float) -> Config:
     """One configuration of the plan, its options made by its backend (so checked as the
     command line's are); timed `process`: `flowsat solve` run as a solver program a puzzle;
     `set`: `flowsat solve` of a whole set in one process (flowsat.bench.whole)."""
-    label = row.get("name") or row.get("backend") or "?"
+    label = row.get("name") or row.get("backend") or row.get("counter") or "?"
     try:
+        if is_counting(row):
+            return counting_config(row)
         timing = row.get("timing", "warm")
         if timing not in TIMINGS:
             raise UsageError(f"timing {timing!r} is not one of {', '.join(TIMINGS)}")

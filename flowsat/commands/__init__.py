@@ -24,7 +24,7 @@ from flowsat.result import UsageError
 
 # each command, in the order of `flowsat --help`, and the module (of this package) holding it
 COMMANDS = {"solve": "solve", "show": "show", "generate": "make", "rate": "make",
-            "check-unique": "make", "bench": "bench", "experiment": "bench",
+            "check-unique": "make", "count": "count", "bench": "bench", "experiment": "bench",
             "encodings": "encode", "encode": "encode", "check": "files", "convert": "files",
             "report": "bench"}
 

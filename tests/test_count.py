@@ -1,0 +1,282 @@
+"""`flowsat count` and its three counters: they agree on every puzzle they all finish (random
+boards of every kind, every rule set), with TdZdd's `ddnumlin` where it is built, and the
+command says counts, bounds and exit statuses as documented."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from flowsat.backend import Limits
+from flowsat.count import REGISTRY, count, counter
+from flowsat.generate.filling import puzzle_of, random_filling
+from flowsat.puzzle import Puzzle, read_puzzles
+from flowsat.puzzle.board import Board
+from flowsat.puzzle.rules import Rules
+from tests.conftest import PUZZLES, ROOT
+
+RULES = [Rules(False, True), Rules(True, True), Rules(False, False), Rules(True, False)]
+DDNUMLIN = Path(os.environ.get("FLOWSAT_DDNUMLIN", ROOT.parent / "anchors-bin" / "ddnumlin"))
+LABELS = "ABCDEFGH"
+
+
+SHARP_SAT_S = 3.0  # Ganak on the order encoding can take long on a board of 16 cells: it is
+# compared where it finishes (frontier and enumerate must finish these small boards)
+
+
+LIMIT = 1000  # enumeration's pace: counts are compared up to this many
+
+
+def every_count(puzzle: Puzzle, rules: Rules) -> dict[str, int]:
+    """Each counter's count up to LIMIT, sharp-sat's only when it finished in time."""
+    found = {}
+    for name in REGISTRY:
+        c = count(puzzle, rules, name, limit=LIMIT,
+                  limits=Limits(SHARP_SAT_S if name == "sharp-sat" else 60))
+        assert c.status != "timeout" or name == "sharp-sat", (name, puzzle.rows)
+        if c.status != "timeout":
+            assert isinstance(c.value, int)
+            found[name] = c.value
+    return found
+
+
+def random_puzzle(rng: random.Random, board: Board, colors: int) -> Puzzle | None:
+    """Dots of `colors` colors on random cells of the board, never a bridge (None: too few
+    cells)."""
+    cells = [i for i in board.cells if i not in board.bridges]
+    if len(cells) < 2 * colors:
+        return None
+    grid = [["."] * board.width for _ in range(board.height)]
+    for k, i in enumerate(rng.sample(cells, 2 * colors)):
+        r, c = board.cell(i)
+        grid[r][c] = LABELS[k // 2]
+    return Puzzle(tuple("".join(row) for row in grid), board=board)
+
+
+def random_board(rng: random.Random, kind: str) -> Board:
+    """A small board of that kind: square, hex, holes, walls, warps or bridges."""
+    w, h = rng.randint(3, 5), rng.randint(3, 4)
+    if kind == "hex":
+        return Board(w + w % 2, h, shape="hex", wrap=rng.random() < 0.3)
+    if kind == "warps":
+        return Board(w, h, wrap=True)
+    if kind == "holes":
+        return Board(w, h, holes=frozenset(rng.sample(range(w * h), 2)))
+    if kind == "walls":
+        links = Board(w, h).link_list
+        return Board(w, h, walls=frozenset(rng.sample(links, 3)))
+    if kind == "bridges":
+        return Board(w, h, bridges=frozenset({w + 1}))
+    return Board(w, h)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**32), st.sampled_from(["square", "hex", "holes", "walls", "warps",
+                                               "bridges"]),
+       st.integers(1, 3), st.sampled_from(RULES))
+def test_the_counters_agree_on_random_boards_of_every_kind(seed, kind, colors, rules):
+    rng = random.Random(seed)
+    board = random_board(rng, kind)
+    assert board.problem() is None
+    puzzle = random_puzzle(rng, board, colors)
+    if puzzle is not None:
+        found = every_count(puzzle, rules)
+        assert len(set(found.values())) == 1, (kind, puzzle.rows, rules, found)
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(3, 4), st.integers(3, 5), st.integers(0, 2**32), st.booleans())
+def test_the_counters_agree_on_puzzles_cut_from_fillings(height, width, seed, touch):
+    filling = random_filling(height, width, random.Random(seed), 4.0, touch)
+    puzzle = puzzle_of(filling, height, width)
+    for rules in RULES:
+        found = every_count(puzzle, rules)
+        assert len(set(found.values())) == 1, (puzzle.rows, rules, found)
+        if rules.self_touch or rules == Rules(touch):
+            assert found["frontier"] >= 1  # the filling itself is one
+
+
+@pytest.mark.parametrize("file", ["kinds/square.txt", "kinds/hex.txt",
+                                  "kinds/handmade/no_touch.txt"])
+def test_the_counters_agree_on_the_kinds_of_the_corpus(file):
+    for puzzle in read_puzzles(PUZZLES / file):
+        if puzzle.board.size > 40:  # the larger ones: the default rules only
+            rules, names = RULES[:1], list(REGISTRY)
+        else:
+            rules, names = RULES, list(REGISTRY)
+        for r in rules:
+            found = every_count(puzzle, r)
+            assert names[0] in found and len(set(found.values())) == 1, (puzzle.name, r, found)
+
+
+def ddnumlin(puzzle: Puzzle, fill_all: bool, tmp: Path) -> int:
+    """TdZdd's count with self-touch allowed (`-a`), every cell filled or not (`-k 0`)."""
+    labels = {c: str(k + 1) for k, c in enumerate(puzzle.dots)}
+    text = f"{puzzle.width} {puzzle.height}\n" + "".join(
+        " ".join(labels.get(ch, "-") for ch in row) + "\n" for row in puzzle.rows)
+    (tmp / "board.txt").write_text(text)
+    args = [str(DDNUMLIN), "-a", "-m", "0", *(["-k", "0"] if fill_all else []),
+            str(tmp / "board.txt")]
+    out = subprocess.run(args, capture_output=True, text=True, timeout=60)
+    return int(re.search(r"#solution = (\d+)", out.stdout + out.stderr).group(1))
+
+
+@pytest.mark.skipif(not DDNUMLIN.exists(), reason="ddnumlin is not built (../anchors-bin)")
+@settings(max_examples=30, deadline=None)
+@given(st.integers(2, 6), st.integers(2, 6), st.integers(0, 2**32), st.integers(1, 4),
+       st.booleans())
+def test_frontier_counts_as_ddnumlin_with_self_touch(width, height, seed, colors, fill_all):
+    import tempfile
+
+    puzzle = random_puzzle(random.Random(seed), Board(width, height), colors)
+    if puzzle is not None:
+        with tempfile.TemporaryDirectory() as tmp:
+            want = ddnumlin(puzzle, fill_all, Path(tmp))
+        assert count(puzzle, Rules(True, fill_all), "frontier").value == want, puzzle.rows
+
+
+def test_the_frontier_count_of_corner_to_corner_paths_is_the_published_one():
+    """One color in opposite corners of an 8x8 board, cells free to stay empty, paths free to
+    touch: the self-avoiding rook paths joining opposite corners, OEIS A007764(8)."""
+    puzzle = Puzzle.from_text("A....... / ........ / ........ / ........ / ........ / "
+                              "........ / ........ / .......A")
+    found = count(puzzle, Rules(True, False), "frontier")
+    assert found.exact and found.value == 789_360_053_252
+
+
+def test_a_limit_gives_a_lower_bound():
+    puzzle = Puzzle.from_text("A... / .... / .... / ...A")
+    whole = count(puzzle, Rules(True, False), "frontier").value
+    assert whole > 2
+    for name in REGISTRY:
+        found = count(puzzle, Rules(True, False), name, limit=2)
+        assert (found.value, found.exact, found.status) == (2, False, "limit")
+
+
+def test_sharp_sat_refuses_an_encoding_that_cuts_cycles_lazily():
+    from dataclasses import replace
+
+    lazy = replace(counter("sharp-sat"), encoding="edges-binary")
+    assert "lazily" in lazy.refuses(Puzzle.from_text("A.A"), Rules())
+
+
+def cli(*args: str):
+    from flowsat.commands import app
+
+    return CliRunner().invoke(app, ["count", *args])
+
+
+def test_the_command_counts_in_json(tmp_path):
+    file = tmp_path / "open.txt"
+    file.write_text("A......\n" + ".......\n" * 5 + "......A\n")
+    result = cli("--allow-self-touch", "--allow-empty", "--format", "json", str(file))
+    assert result.exit_code == 0, result.output
+    record = json.loads(result.output)
+    assert record["count"] == 575_780_564 and record["exact"] is True  # A007764(7)
+
+
+def test_counts_past_64_bits_are_written_as_json_integers():
+    from flowsat.count.answer import Answer
+    from flowsat.count.contract import Count
+
+    puzzle = Puzzle.from_text("A.A")
+    big = 41_044_208_702_632_496_804  # A007764(10), past 2^64
+    written = json.dumps(Answer(Count(big, True, "counted"), Rules()).record(puzzle))
+    assert f'"count": {big},' in written and json.loads(written)["count"] == big
+
+
+def test_the_command_says_a_bound_at_the_limit_and_exits_3():
+    result = cli("--allow-self-touch", "--limit", "2", "--counter", "enumerate",
+                 str(PUZZLES / "kinds" / "handmade" / "self_touch.txt"))
+    assert result.exit_code == 3
+    assert "at least 2 solutions (limit)" in result.output
+
+
+def test_the_command_shows_checked_solutions():
+    result = cli("--show", "1", "--format", "json", str(PUZZLES / "examples" / "flow_5x5.txt"))
+    assert result.exit_code == 0
+    record = json.loads(result.output)
+    assert record["count"] == 1 and len(record["solutions"]) == 1
+    assert "." not in "".join(record["solutions"][0])
+
+
+def test_bad_input_is_one_line_and_the_other_files_still_count(tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("A.\n.\n")
+    result = cli(str(bad), str(PUZZLES / "examples" / "flow_5x5.txt"))
+    assert result.exit_code == 2
+    assert "flow_5x5.txt: 1 solution" in result.output
+
+
+def test_a_plan_races_the_counters_and_records_their_counts(tmp_path):
+    from flowsat.bench.planfile import read_plan
+
+    plan = tmp_path / "count.toml"
+    plan.write_text(f"""out = "{tmp_path / 'out'}"
+timeout = 30
+[[sets]]
+name = "touching"
+paths = ["{PUZZLES / 'kinds' / 'square.txt'}"]
+rules = {{ self_touch = true }}
+[[configs]]
+counter = "frontier"
+[[configs]]
+counter = "enumerate"
+limit = 100000
+""")
+    assert [c.name for c in read_plan(plan).configs()] == ["count/frontier", "count/enumerate"]
+    from flowsat.commands import app
+
+    result = CliRunner().invoke(app, ["bench", "--plan", str(plan)])
+    assert result.exit_code == 0, result.output
+    records = [json.loads(line) for line in (tmp_path / "out" / "results.jsonl").open()]
+    counts: dict[str, dict[str, int]] = {}
+    for r in records:
+        assert r["status"] == "solved" and r["stats"]["exact"], r
+        counts.setdefault(r["config"], {})[r["name"]] = r["stats"]["count"]
+    assert counts["count/frontier"] == counts["count/enumerate"]
+    assert max(counts["count/frontier"].values()) > 1  # self-touch: several solutions
+
+
+def test_a_counting_row_with_a_backend_s_option_is_a_usage_error(tmp_path):
+    from flowsat.bench.planfile import read_plan
+    from flowsat.result import UsageError
+
+    plan = tmp_path / "bad.toml"
+    plan.write_text(f"""[[sets]]
+name = "a"
+paths = ["{PUZZLES / 'examples' / 'flow_5x5.txt'}"]
+[[configs]]
+counter = "frontier"
+solver = "glucose4"
+""")
+    with pytest.raises(UsageError, match="solver does not apply to a counter"):
+        read_plan(plan)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32), st.sampled_from(["square", "hex", "holes", "walls", "warps",
+                                               "bridges"]),
+       st.integers(1, 4), st.booleans())
+def test_the_array_sweep_counts_as_the_dict_sweep(seed, kind, colors, fill_all):
+    """Under self-touch the frontier counter sweeps numpy arrays; the dict sweep (which also
+    takes that rule) is its reference."""
+    from flowsat.count.arrays import ArraySweeper
+    from flowsat.count.frontier import Sweeper
+
+    rng = random.Random(seed)
+    puzzle = random_puzzle(rng, random_board(rng, kind), colors)
+    if puzzle is not None:
+        rules = Rules(True, fill_all)
+        want = Sweeper(puzzle, rules, Limits(60)).run()
+        got = ArraySweeper(puzzle, rules, Limits(60)).run()
+        assert got.exact and got.value == want.value, (kind, puzzle.rows, rules)
