@@ -32,26 +32,28 @@ class Enumerate:
     def count(self, puzzle: Puzzle, rules: Rules, limits: Limits, limit: int | None = None,
               progress: Progress | None = None) -> Count:
         from flowsat.sat.formula import encode
+        from flowsat.sat.fresh import Fresh, carried
+        from flowsat.sat.loop import next_solution
         from flowsat.sat.oracle import open_oracle, solver_name
-        from flowsat.sat.search import next_solution
 
         start = time.perf_counter()
         end = None if limits.timeout is None else start + limits.timeout
         formula = encode(puzzle, self.encoding, rules)
-        # the uniqueness (corner) rule holds for every solution without self-touch: kept on
-        assumptions = [formula.unique] if formula.unique else []
         stats: dict = {"encoding": formula.spec.name, "solver": solver_name(self.solver),
                        "cycle_cuts": 0, "rounds": 0, "solve_s": 0.0}
         found, answer, shown = 0, True, start
         with open_oracle(self.solver, formula.clauses) as sat:
+            carried(formula, sat)  # a propagator, where the encoding has one
+            # the uniqueness (corner) rule holds for every solution without self-touch: kept
+            # on (a route that never relaxes it: `limit` 0)
+            route = Fresh(formula, sat, end, stats, 0, ())
             while limit is None or found < limit:
-                answer, paths, model = next_solution(formula, sat, end, stats, None,
-                                                     assumptions)
+                answer, paths, model = next_solution(route)
                 if answer is not True:
                     break
                 check(puzzle, paths, rules)
                 found += 1
-                sat.add(formula.links.block(model))
+                route.block(model)
                 if progress and time.perf_counter() - shown > PROGRESS_EVERY_S:
                     shown = time.perf_counter()
                     progress(found, 0, found)
