@@ -77,13 +77,14 @@ def rounds(enc: Encoder, ways: np.ndarray, pairs: np.ndarray, partners: np.ndarr
         if (state[made_on] == OFF).any():  # one end needs the link, the other cannot take it
             raise Contradiction
         state[made_on] = ON
-        ends = np.concatenate([u[made_on], v[made_on]])
+        first, second = u[made_on], v[made_on]
+        ends = np.concatenate([first, second])
         np.add.at(made, ends, 1)
         have, needs = made[ends], need[ends]
         room[ends] = have < needs
         if (have > needs).any():
             raise Contradiction
-        squared = squares(enc, ways, state, made_on, link_stamp)
+        squared = squares(enc.width, ways, state, first, second, link_stamp)
         frontier = next_frontier(u, v, np.concatenate([made_on, made_off, squared]), undecided,
                                  made, need, node_stamp)
     return frontier
@@ -140,19 +141,21 @@ def distinct(values: np.ndarray, stamp: np.ndarray) -> np.ndarray:
     return values[stamp[values] == at]
 
 
-def squares(enc: Encoder, ways: np.ndarray, state: np.ndarray, made_on: np.ndarray,
-            stamp: np.ndarray) -> np.ndarray:
-    """The 2x2 squares beside new links: three links made are a contradiction, two close the
-    others. The links closed, each once (`stamp`: scratch space as long as the links)."""
-    u, v = enc.graph.edge_array[:, 0], enc.graph.edge_array[:, 1]
+def squares(width: int, ways: np.ndarray, state: np.ndarray, first: np.ndarray,
+            second: np.ndarray, stamp: np.ndarray) -> np.ndarray:
+    """The 2x2 squares beside new links (their first and second nodes, on a square board
+    `width` wide): three links made are a contradiction, two close the others. The links
+    closed, each once (`stamp`: scratch space as long as the links)."""
     flat, n = ways.ravel(), len(WAYS)  # ways[x, k] is flat[x * n + k]
-    a, b = np.repeat(u[made_on], 2), np.repeat(v[made_on], 2)  # each new link's two sides
+    a, b = np.repeat(first, 2), np.repeat(second, 2)  # each new link's two sides
     across = b == a + 1
     side = np.where(across, 0, 2) + (np.arange(len(a)) & 1)  # up, down / left, right
     ea, eb = flat[a * n + side], flat[b * n + side]  # the links from a and b to that side
     ok = (ea >= 0) & (eb >= 0)
-    ea, eb, a, across = ea[ok], eb[ok], a[ok], across[ok]
-    far = flat[(u[ea] ^ v[ea] ^ a) * n + np.where(across, 3, 1)]  # the side's link along
+    ea, eb, a, across, side = ea[ok], eb[ok], a[ok], across[ok], side[ok]
+    # the side's link along, from a's neighbor that side (a step on the flat board: no
+    # gather from the links' ends, which are far apart in memory on a large board)
+    far = flat[(a + np.array([-width, width, -1, 1])[side]) * n + np.where(across, 3, 1)]
     ok = far >= 0
     square = ea[ok], eb[ok], far[ok]
     now = [state[links] for links in square]
