@@ -424,10 +424,11 @@ def sleeper(first: int) -> str:
     return f"sleep {first}{os.getpid() % 1000:03d}.{os.getpid()}"
 
 
-def leftovers(marker: str) -> list[str]:
-    """The processes still running whose command line is the marker."""
-    found = subprocess.run(["pgrep", "-f", f"^{re.escape(marker)}$"], capture_output=True,
-                           text=True)
+def leftovers(marker: str, whole: bool = True) -> list[str]:
+    """The processes still running whose command line is the marker (or, not `whole`,
+    holds it)."""
+    pattern = f"^{re.escape(marker)}$" if whole else re.escape(marker)
+    found = subprocess.run(["pgrep", "-f", pattern], capture_output=True, text=True)
     return found.stdout.split()
 
 

@@ -237,12 +237,6 @@ def test_a_record_that_does_not_fit_is_taken_back(tmp_path):
 # -- 2. workers end with their parent ---------------------------------------------------------
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="pgrep and fork")
-def naming(text: str) -> list[str]:
-    """The processes running whose command line holds the text (the solve and its workers)."""
-    found = subprocess.run(["pgrep", "-f", re.escape(text)], capture_output=True, text=True)
-    return found.stdout.split()
-
-
 def test_workers_and_their_programs_end_when_solve_is_killed(tmp_path):
     folder = tmp_path / f"jobs{os.getpid()}"
     folder.mkdir()
@@ -255,7 +249,7 @@ def test_workers_and_their_programs_end_when_solve_is_killed(tmp_path):
     with alarm(60):
         while len(leftovers(marker)) < 2:  # each worker runs the program
             time.sleep(0.1)
-        workers = set(naming(str(folder))) - {str(proc.pid)}
+        workers = set(leftovers(str(folder), whole=False)) - {str(proc.pid)}
         assert len(workers) == 2
         proc.kill()
         proc.wait()
