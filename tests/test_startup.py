@@ -4,6 +4,7 @@ command line it reads is the same whatever `flowsat solve` took options for."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -72,6 +73,34 @@ def test_json_output_and_propagation_import_what_they_need():
     assert '"status":"solved"' in text
     assert {"json", "flowsat.sat.residue"} <= modules
     assert "flowsat.render.text" not in modules  # (the text format's)
+
+
+@pytest.mark.parametrize(("args", "shown"), [
+    (["show", str(FIVE)], "R B · · ·"),
+    (["--help"], "solve"),
+])
+def test_commands_that_use_no_numpy_do_not_load_it(args, shown):
+    """numpy (half of a small run's start-up) is loaded at its first use, not at import."""
+    modules, text = imported_by(args)
+    assert shown in text and "numpy" in modules  # (there, not loaded)
+    assert not {m for m in modules if m.startswith("numpy.")}
+
+
+def test_numpy_loads_whole_at_its_first_use_on_one_thread():
+    code = ("import os, sys, threading, flowsat, numpy, numpy as np\n"
+            "before = [m for m in sys.modules if m.startswith('numpy.')]\n"
+            "sums = []\n"
+            "ts = [threading.Thread(target=lambda: sums.append(int(np.arange(4).sum())))\n"
+            "      for _ in range(4)]\n"
+            "[t.start() for t in ts]; [t.join() for t in ts]\n"
+            "from numpy.lib.stride_tricks import sliding_window_view\n"
+            "import numpy.typing\n"
+            "print(before, sums, type(numpy).__name__, hasattr(numpy, 'no_such_name'),\n"
+            "      os.environ.get('OPENBLAS_NUM_THREADS'), numpy.__path__ is not None)")
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    said = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True, env=env).stdout.split()
+    assert said == ["[]", "[6,", "6,", "6,", "6]", "module", "False", "None", "True"]
 
 
 @pytest.mark.parametrize(("args", "shown", "search"), [
