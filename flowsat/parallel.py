@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import pickle
 import selectors
 import signal
 import sys
@@ -184,6 +183,8 @@ def portable(done: Done[R]) -> Done[R]:
     if done.error is None:
         return done
     try:
+        import pickle  # (here: only a worker's error goes through it)
+
         pickle.loads(pickle.dumps(done.error))
     except Exception:
         return Done(error=RuntimeError(f"{type(done.error).__name__}: {done.error}"))
