@@ -49,6 +49,15 @@ def load_numpy(module: types.ModuleType) -> None:
             gc.enable()
 
 
+def numpy_now() -> None:
+    """Load numpy now, if `import numpy` left it for its first use: before the first puzzle
+    of a run (whose time then does not hold it), or in a fork server (whose processes then
+    share it)."""
+    module = sys.modules.get("numpy")
+    if type(module) is _NumpyWhenUsed:
+        module.__getattr__("ndarray")
+
+
 def _numpy_when_first_used() -> None:
     """`numpy` in sys.modules as a `_NumpyWhenUsed` (unless it is there already)."""
     spec = None if "numpy" in sys.modules else importlib.util.find_spec("numpy")

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import fields
 from typing import Any, ClassVar
 
+from flowsat import numpy_now
 from flowsat.options import MAX_MEMORY, TIMEOUT, check_options
 from flowsat.puzzle.model import Cell, Paths, Puzzle
 from flowsat.puzzle.rules import Rules
@@ -106,8 +107,11 @@ def backend(name: str) -> Backend:
 
 def loaded(owner: Backend) -> None:
     """Import the module that does the backend's work (`owner.engine`), which its package
-    leaves until `solve` is called: the command line imports it before its first puzzle."""
+    leaves until `solve` is called, and load numpy (the boards' tables and the checker use
+    it), which `import numpy` leaves until its first use: the command line does both before
+    its first puzzle, whose time then holds neither."""
     importlib.import_module(owner.engine)
+    numpy_now()
 
 
 def chosen(text: str, **given: Any) -> tuple[Backend, Any]:

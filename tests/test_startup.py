@@ -103,6 +103,18 @@ def test_numpy_loads_whole_at_its_first_use_on_one_thread():
     assert said == ["[]", "[6,", "6,", "6,", "6]", "module", "False", "None", "True"]
 
 
+@pytest.mark.parametrize("code", [
+    "from flowsat.backend import backend, loaded; loaded(backend('sat'))",  # (solve's)
+    "import flowsat.bench.workers",  # (the fork server preloads it: its workers share numpy)
+])
+def test_a_run_loads_numpy_before_its_first_puzzle(code):
+    """Not inside the first puzzle's time (its stats), nor once in each bench worker."""
+    said = subprocess.run([sys.executable, "-c", f"import sys\n{code}\n"
+                           "print('numpy._core' in sys.modules)"],
+                          capture_output=True, text=True, check=True).stdout.split()
+    assert said == ["True"]
+
+
 @pytest.mark.parametrize(("args", "shown", "search"), [
     (["--no-parity"], "parity does not apply to the sat backend", True),
     (["--backend", "astar", "--no-parity"], "solved", True),

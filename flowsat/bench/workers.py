@@ -30,6 +30,7 @@ from flowsat.puzzle import Puzzle, transform
 from flowsat.puzzle.rules import DEFAULT_RULES, Rules
 from flowsat.solve import run as solve
 
+flowsat.numpy_now()  # in the fork server, which preloads this module: its workers share it
 Outcome = dict[str, Any]  # status, time_s, wall_s, stats, error
 
 
