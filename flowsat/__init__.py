@@ -10,8 +10,8 @@ import types
 
 class _NumpyWhenUsed(types.ModuleType):
     """`numpy` before it is loaded: loaded (see `load_numpy`) at the first use of a name it
-    defines, or of one of its submodules, never at `import numpy` (a small board uses none;
-    loading it was half of a one-puzzle process's start-up, some 60 ms). The import system's
+    defines, or of one of its submodules, never at `import numpy`: a command that uses none
+    (`flowsat show`, `--help`) does not pay its loading (some 60 ms). The import system's
     own look-ups (`__spec__`, `__name__`) find what is there and load nothing, unlike
     `importlib.util.LazyLoader`'s module, which any `import numpy` statement loads."""
 

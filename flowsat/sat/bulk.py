@@ -22,9 +22,8 @@ from flowsat.sat.encoder import DOWN, LEFT, RIGHT, UP, Encoder
 UNDECIDED, ON, OFF = 0, 1, 2
 WAYS = (UP, DOWN, LEFT, RIGHT)  # the order of a node's links in the masks (bit k: WAYS[k])
 SMALL = 256  # a frontier this small goes to the worklist: numpy's fixed costs outweigh it
-# a direction's bit (deduce.WAYS order); a list, not an array, so that importing this module
-# loads no numpy (small boards use none of it)
-BITS = [1, 2, 4, 8]
+BITS = np.array([1, 2, 4, 8], dtype=np.int64)  # a direction's bit (deduce.WAYS order)
+POPCOUNT = np.array([bin(m).count("1") for m in range(16)], dtype=np.int64)
 
 
 class Contradiction(Exception):
@@ -56,7 +55,6 @@ def rounds(enc: Encoder, ways: np.ndarray, pairs: np.ndarray, partners: np.ndarr
     # each node's part of the `corner_table`, its first index (pair mask x 256)
     rule = np.where(dots >= 0, NO_RULE, pairs.astype(np.int64)) * 256
     table = corner_table(partners)
-    popcount = np.array([bin(m).count("1") for m in range(16)], dtype=np.int64)
     while len(frontier) >= SMALL:
         on_time()
         links = ways[frontier]
@@ -67,7 +65,7 @@ def rounds(enc: Encoder, ways: np.ndarray, pairs: np.ndarray, partners: np.ndarr
         open_ = (possible @ BITS) & allowed[frontier]
         open_[mk >= nd] = 0
         left = table[rule[frontier] + ((s == ON) @ BITS) * 16 + open_]
-        count = mk + popcount[left]
+        count = mk + POPCOUNT[left]
         if (count < nd).any():
             raise Contradiction
         keep = (left[:, None] & BITS) > 0

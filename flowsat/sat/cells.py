@@ -10,15 +10,13 @@ iff cell i has color k.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeAlias
 
 import numpy as np
 
 from flowsat.sat.encoder import Encoder, Keys
 
-# (names, not values: naming np.ndarray here would load numpy, which a small board never uses)
-Arrays: TypeAlias = "tuple[np.ndarray, np.ndarray, np.ndarray]"  # cells i, cells j, literals
-Pairs: TypeAlias = "list[tuple[int, int, int]] | Arrays"  # (cell i, cell j, literal) each
+Arrays = tuple[np.ndarray, np.ndarray, np.ndarray]  # cells i, cells j, literals
+Pairs = list[tuple[int, int, int]] | Arrays  # (cell i, cell j, literal) each
 
 
 class OneHot:
