@@ -6,8 +6,9 @@ puzzle on the board:
   code, the cells off the paths form cycles, which are cut; an unused code needs no clause);
 - the corner rule (`rules.corner_rules`) with `inside is a dot` as one more way out, under
   the uniqueness switch as in the per-puzzle encodings; the turns it rules out
-  (`degree = "turns"`) by a clause a turn, `a dot lies on the inside diagonal`, which the
-  dot assumptions settle by unit propagation;
+  (`degree = "turns"`) by a clause a turn, `a dot lies on the inside diagonal`, and what
+  each leaves, `the cell links another neighbor, or is a dot, or a dot lies there`, which
+  the dot assumptions settle by unit propagation;
 - a cycle cut says that an edge leaves the cycle's cells *or one of them is a dot*: a cycle
   is wrong in every solution of every puzzle, so cuts stay for the next puzzle, as do the
   no-self-touch clauses stated where a model touched, and the solver's learned clauses;
