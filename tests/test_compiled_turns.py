@@ -30,11 +30,8 @@ TURN = {g: PAIRS.index(tuple(sorted(WAYS.index(d) for d in TYPES[g]))) for g in 
 
 
 def ways(present: int) -> list[int]:
+    """The ways (indexes in WAYS) of the links `present` (bits of WAYS)."""
     return [w for w in range(len(WAYS)) if present >> w & 1]
-
-
-def holds(row, linked: set[int]) -> bool:
-    return any((w in linked) == (sign > 0) for w, sign in row)
 
 
 def propagated(clauses: list[list[int]], assumed: set[int]) -> set[int] | None:
@@ -79,6 +76,18 @@ def per_puzzle_clauses(present: int, out: list[str]) -> list[list[int]]:
 def possible(present: int) -> list[str]:
     """The turns a cell with links `present` can make."""
     return [g for g in CORNERS if all(present >> w & 1 for w in PAIRS[TURN[g]])]
+
+
+@pytest.mark.parametrize("present", [p for p in range(16) if p.bit_count() >= 2])
+def test_the_row_of_a_turn_holds_for_every_other_pair_and_not_for_the_turn(present):
+    """A cell that takes a pair of its links other than the turn links one of the turn's
+    others; the turn itself links none of them (the row says what the degree does not)."""
+    for glyph in possible(present):
+        row = {w for w in others(glyph) if present >> w & 1}
+        turn = set(PAIRS[TURN[glyph]])
+        pairs = [set(p) for p in PAIRS if set(p) <= set(ways(present)) and set(p) != turn]
+        assert all(row & p for p in pairs)
+        assert not row & turn
 
 
 @pytest.mark.parametrize("board", [Board(13, 12), Board(14, 13, holes=frozenset({30, 31, 95}))],
