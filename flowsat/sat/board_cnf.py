@@ -6,8 +6,9 @@ puzzle on the board:
   code, the cells off the paths form cycles, which are cut; an unused code needs no clause);
 - the corner rule (`rules.corner_rules`) with `inside is a dot` as one more way out, under
   the uniqueness switch as in the per-puzzle encodings; the turns it rules out
-  (`degree = "turns"`) by a clause a turn, `a dot lies on the inside diagonal`, which the
-  dot assumptions settle by unit propagation;
+  (`degree = "turns"`) by a clause a turn, `a dot lies on the inside diagonal`, and what
+  each leaves, `the cell links another neighbor, or is a dot, or a dot lies there`, which
+  the dot assumptions settle by unit propagation;
 - a cycle cut says that an edge leaves the cycle's cells *or one of them is a dot*: a cycle
   is wrong in every solution of every puzzle, so cuts stay for the next puzzle, as do the
   no-self-touch clauses stated where a model touched, and the solver's learned clauses;
@@ -28,6 +29,7 @@ from flowsat.puzzle.board import Board
 from flowsat.puzzle.model import EMPTY, Puzzle
 from flowsat.puzzle.rules import Rules
 from flowsat.sat import card
+from flowsat.sat.bulk import WAYS
 from flowsat.sat.cells import Arrays, Binary
 from flowsat.sat.deduce import corners_hold
 from flowsat.sat.encoder import Encoder
@@ -215,21 +217,40 @@ DIAGONALS = {glyph: (TYPES[glyph][0][0] + TYPES[glyph][1][0],
 
 
 # A clause a turn, not a chain of variables per diagonal: fewer variables and clauses, fewer
-# propagations (docs/performance.md, "Compiled boards")
+# propagations (docs/performance.md, "Compiled boards"). With the degree clauses and the turn
+# rows, unit propagation finds a cell whose turn is out taking that turn only by a conflict,
+# where the per-puzzle clauses (`links.turn_clauses`, prime implicates) propagate its other
+# links; the rows of what a turn leaves make up for it: the compiled route took twice the
+# per-puzzle conflicts without them (docs/performance.md, "Hard mid boards")
 def turn_rows(enc: Encoder, links: BoardEdges) -> None:
     """The turns the corner rule rules out, as `degree = "turns"` states them per puzzle, for
     every puzzle: a turn needs a dot on its inside diagonal, up to the border (one clause a
     turn, with every dot variable there; none where a hole lies on the way: a walk stops
     there). No variable of its own: the dots are assumptions, so once they are set each
     clause is the turn's two literals or true, as per puzzle. The turns nearest the border
-    first."""
+    first; after them, in the same order, what a turn ruled out leaves: the cell links one
+    of its other neighbors, or is a dot, or a dot lies on the turn's diagonal."""
+    rows, _ = enc.graph.way_rows
+    ways = np.append(links.var_array, 0)[rows]
+    left: list[tuple[int, ...]] = []
     for glyph in CORNERS:
         nodes, lits = links.corners(glyph)
         ray, steps = rays(enc, links, glyph)
         order = np.argsort(steps[nodes], kind="stable")
-        heads = zip(*(-lits[order]).T.tolist(), strict=True)
-        enc.clauses.more([head + ray[x] for x, head in zip(nodes[order].tolist(), heads,
-                                                           strict=True) if ray[x] is not None])
+        nodes, lits = nodes[order], lits[order]
+        heads = zip(*(-lits).T.tolist(), strict=True)
+        enc.clauses.more([head + ray[x] for x, head in zip(nodes.tolist(), heads, strict=True)
+                          if ray[x] is not None])
+        heads = zip(*ways[nodes][:, others(glyph)].T.tolist(), links.dot[nodes].tolist(),
+                    strict=True)  # (0: no link that way)
+        left += [tuple(lit for lit in head if lit) + ray[x] if 0 in head else head + ray[x]
+                 for x, head in zip(nodes.tolist(), heads, strict=True) if ray[x] is not None]
+    enc.clauses.more(left)
+
+
+def others(glyph: str) -> list[int]:
+    """The ways (indexes in `bulk.WAYS`) a turn `glyph` does not take."""
+    return [w for w, way in enumerate(WAYS) if way not in TYPES[glyph]]
 
 
 def rays(enc: Encoder, links: BoardEdges, glyph: str
