@@ -1,9 +1,13 @@
 """The frontier counter's sweep with every state of a step as one row of a numpy array, for
-the self-touch rule (where a state is only its nodes' ints: `frontier.Sweeper`'s encoding):
-each step's moves, checks and renumbering are array operations over all states at once, and
-equal states are merged by a sort. Counts stay Python integers (an object array), exact at
-any size. Under no-self-touch, whose states also hold pairs of components, the dict sweep
-(`frontier.Sweeper`) runs."""
+the self-touch rule: each step's moves and checks are array operations over all states at
+once, and equal states are merged by a sort. A frontier node is one int: its degree (2 bits),
+its path's color, and above them its *mate*, the slot + 1 of its path's other open end (0:
+none, the other end being a dot already full, or the node has no link yet). A full node keeps
+only its degree: only open ends carry their path. Since a node leaves the frontier only at
+its final degree (full, or empty), no mate points to a leaving node, so a leave just shifts
+the mates above it: no renumbering. Counts are int64 while their total is far from 2^63,
+then Python integers (an object array), exact at any size. Under no-self-touch, whose states
+also hold pairs of components, `apart.py` sweeps."""
 
 from __future__ import annotations
 
@@ -12,11 +16,14 @@ import time
 import numpy as np
 
 from flowsat.count.contract import Count, Limits, Progress, state_cap
-from flowsat.count.sweep import COLORS, FRESH, Step, sweep
+from flowsat.count.sweep import COLORS, Step, sweep
 from flowsat.puzzle.model import Puzzle
 from flowsat.puzzle.rules import Rules
 
-States = tuple[np.ndarray, np.ndarray]  # (N, frontier) int64 nodes, (N,) object counts
+States = tuple[np.ndarray, np.ndarray]  # (N, frontier) int64 nodes, (N,) counts
+SAFE = float(2**60)  # a total of counts below this cannot overflow int64 in the next step
+MIX = np.random.default_rng(20161).integers(1, 2**63, size=64, dtype=np.uint64) | np.uint64(1)
+# odd multipliers of a row hash (fixed: a run is reproducible)
 
 
 class ArraySweeper:
@@ -37,9 +44,9 @@ class ArraySweeper:
         seen = 0
         if self.plan.impossible:
             return self.count(0, "counted", start, seen)
-        states: States = (np.zeros((1, 0), dtype=np.int64), np.array([1], dtype=object))
+        states: States = (np.zeros((1, 0), dtype=np.int64), np.array([1], dtype=np.int64))
         for k, step in enumerate(self.plan.steps):
-            states = self.advance(states, step)
+            states = self.advance(*widened(*states), step)
             n = len(states[1])
             seen += n
             self.stats["most_states"] = max(self.stats["most_states"], n)
@@ -50,50 +57,49 @@ class ArraySweeper:
             if stop and k + 1 < len(self.plan.steps):
                 self.stats["stopped_at_step"] = k
                 return self.count(0, stop, start, seen)
-        return self.count(int(states[1].sum()) if len(states[1]) else 0, "counted", start, seen)
+        return self.count(int(sum(states[1].tolist())), "counted", start, seen)
 
     def count(self, value: int, status: str, start: float, seen: int) -> Count:
         self.stats.update(states=seen, total_s=round(time.perf_counter() - start, 6))
         return Count(value, status == "counted", status, self.stats)  # type: ignore[arg-type]
 
-    def advance(self, states: States, step: Step) -> States:
+    def advance(self, nodes: np.ndarray, ways: np.ndarray, step: Step) -> States:
         """The states after one more edge, its link left out or made, merged."""
-        nodes, ways = states
         if step.entering:
             new = np.array([self.plan.color.get(n, 0) << 2 for n in step.entering],
                            dtype=np.int64)
             nodes = np.hstack([nodes, np.broadcast_to(new, (len(nodes), len(new)))])
-        skipped = self.leave(step, nodes, ways, relabel=False)
-        linked = self.link(step, nodes, ways)
+        skipped = self.leave(step, nodes, ways)
+        linked = self.leave(step, *self.link(step, nodes, ways))
         return merged(np.vstack([skipped[0], linked[0]]),
                       np.concatenate([skipped[1], linked[1]]))
 
     def link(self, step: Step, nodes: np.ndarray, ways: np.ndarray) -> States:
-        """The edge made where both nodes have room, their paths differ and colors agree."""
+        """The edge made where both nodes have room, it closes no cycle and colors agree;
+        the two paths' far ends become each other's mates."""
         sh, mask = self.shift, COLORS[self.shift]
-        ea, eb = nodes[:, step.a], nodes[:, step.b]
-        ca, cb = ea & mask, eb & mask
-        x, y = ea >> sh, eb >> sh
-        x = np.where(x == 0, FRESH, x)  # a node's first link gives it a label of its own
-        y = np.where(y == 0, FRESH + 1, y)
-        ok = ((ea & 3) < step.most[0]) & ((eb & 3) < step.most[1]) & (x != y)
+        a, b = step.a, step.b
+        ea, eb = nodes[:, a], nodes[:, b]
+        da, db, ca, cb = ea & 3, eb & 3, ea & mask, eb & mask
+        ok = (da < step.most[0]) & (db < step.most[1])
         ok &= ~((ca > 0) & (cb > 0) & (ca != cb))
+        ok &= ~((da > 0) & ((ea >> sh) == b + 1))  # b is a's other end: a cycle
         nodes, ways = nodes[ok], ways[ok]
-        ea, eb, x, y = ea[ok], eb[ok], x[ok], y[ok]
-        joined = ((ca | cb)[ok] | x << sh)[:, None]
-        labels = nodes >> sh
-        member = (labels == x[:, None]) | (labels == y[:, None])
-        nodes = np.where(member, (nodes & 3) | joined, nodes)
-        nodes[:, step.a] = ((ea & 3) + 1) | joined[:, 0]
-        nodes[:, step.b] = ((eb & 3) + 1) | joined[:, 0]
-        for s, most in ((step.a, step.most[0]), (step.b, step.most[1])):
-            full = (nodes[:, s] & 3) == most  # a full node is done: only open ends carry
-            nodes[full, s] &= 3               # their path's label
-        return self.leave(step, nodes, ways, relabel=True)
+        ea, eb, da, db, c = ea[ok], eb[ok], da[ok], db[ok], (ca | cb)[ok]
+        far_a = far_end(a, da, ea >> sh, step.most[0])
+        far_b = far_end(b, db, eb >> sh, step.most[1])
+        rows = np.arange(len(nodes))
+        for end, mate in ((far_a, far_b), (far_b, far_a)):
+            there = end >= 0
+            r, e = rows[there], end[there]
+            nodes[r, e] = (nodes[r, e] & 3) | c[there] | (mate[there] + 1) << sh
+        for s, d, most in ((a, da, step.most[0]), (b, db, step.most[1])):
+            nodes[:, s] = np.where(d + 1 == most, d + 1, (nodes[:, s] & ~3) | (d + 1))
+        return nodes, ways
 
-    def leave(self, step: Step, nodes: np.ndarray, ways: np.ndarray, relabel: bool) -> States:
+    def leave(self, step: Step, nodes: np.ndarray, ways: np.ndarray) -> States:
         """The leaving nodes gone (each at its final degree), the lookahead's checks, and the
-        labels renumbered in order of first use (`relabel`; an edge left out keeps them)."""
+        mates above each leaving slot moved down one."""
         ok = np.ones(len(nodes), dtype=bool)
         for s, allowed in step.leaving:
             ok &= np.isin(nodes[:, s] & 3, list(allowed))
@@ -103,36 +109,58 @@ class ArraySweeper:
             for j, allowed in step.tight:
                 ok &= np.isin(nodes[:, j] & 3, list(allowed))
             nodes, ways = nodes[ok], ways[ok]
-        if relabel and nodes.size:
-            nodes = renumbered(nodes, self.shift)
+        if step.leaving and nodes.size:
+            sh = self.shift
+            mates = nodes >> sh
+            for s, _ in step.leaving:  # highest first
+                mates -= mates > s + 1
+            nodes = (nodes & ((1 << sh) - 1)) | mates << sh
         return nodes, ways
 
 
-def renumbered(nodes: np.ndarray, shift: int) -> np.ndarray:
-    """Each row's labels renumbered 1, 2, ... in order of first appearance (0 stays 0)."""
-    n, width = nodes.shape
-    labels = nodes >> shift
-    labels = np.where(labels >= FRESH, labels - FRESH + width + 1, labels)  # small numbers
-    names = np.zeros((n, width + 3), dtype=np.int64)
-    used = np.zeros(n, dtype=np.int64)
-    rows = np.arange(n)
-    for j in range(width):
-        label = labels[:, j]
-        if not label.any():  # (a column of nodes that are full or have no link yet)
-            continue
-        fresh = (label > 0) & (names[rows, label] == 0)
-        used += fresh
-        names[rows[fresh], label[fresh]] = used[fresh]
-        labels[:, j] = np.where(label > 0, names[rows, label], 0)
-    return (nodes & ((1 << shift) - 1)) | labels << shift
+def far_end(slot: int, degree: np.ndarray, mate: np.ndarray, most: int) -> np.ndarray:
+    """The slot of the path's other open end seen from `slot` once linked (-1: none): the
+    node itself when it had no link and stays open, else its mate."""
+    itself = np.where(degree + 1 < most, slot, -1)
+    return np.where(degree == 0, itself, mate - 1)
+
+
+def widened(nodes: np.ndarray, ways: np.ndarray) -> States:
+    """The counts as Python integers once their total nears int64's end."""
+    if ways.dtype != object and len(ways) and float(ways.sum(dtype=np.float64)) > SAFE:
+        ways = ways.astype(object)
+    return nodes, ways
 
 
 def merged(nodes: np.ndarray, ways: np.ndarray) -> States:
-    """Equal rows merged into one, their counts summed."""
+    """Equal rows merged into one, their counts summed: sorted by a 64-bit hash of the row,
+    checked row by row (a collision falls back to sorting whole rows)."""
     if len(nodes) == 0:
         return nodes, ways
     if nodes.shape[1] == 0:
-        return nodes[:1], np.array([ways.sum()], dtype=object)
+        return nodes[:1], ways.sum(keepdims=True)
+    h = row_hashes(nodes)
+    order = np.argsort(h)
+    h, nodes, ways = h[order], nodes[order], ways[order]
+    same = h[1:] == h[:-1]
+    if (nodes[1:][same] != nodes[:-1][same]).any():
+        return merged_exactly(nodes, ways)
+    starts = np.flatnonzero(np.r_[True, ~same])
+    return nodes[starts], np.add.reduceat(ways, starts)
+
+
+def row_hashes(nodes: np.ndarray) -> np.ndarray:
+    """A 64-bit hash of each row (mixing each column in by a multiply)."""
+    rows = nodes.astype(np.uint64)
+    h = np.zeros(len(rows), dtype=np.uint64)
+    for j in range(rows.shape[1]):
+        h = (h ^ rows[:, j]) * MIX[j % len(MIX)]
+        h ^= h >> np.uint64(29)
+    return h
+
+
+def merged_exactly(nodes: np.ndarray, ways: np.ndarray) -> States:
+    """Equal rows merged by sorting the rows themselves (slower; no hash)."""
     keys = np.ascontiguousarray(nodes).view(np.dtype((np.void, 8 * nodes.shape[1]))).ravel()
     _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
     order = np.argsort(inverse, kind="stable")
