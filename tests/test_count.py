@@ -280,3 +280,24 @@ def test_the_array_sweep_counts_as_the_dict_sweep(seed, kind, colors, fill_all):
         want = Sweeper(puzzle, rules, Limits(60)).run()
         got = ArraySweeper(puzzle, rules, Limits(60)).run()
         assert got.exact and got.value == want.value, (kind, puzzle.rows, rules)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32), st.sampled_from(["square", "hex", "holes", "walls", "warps",
+                                               "bridges"]),
+       st.integers(1, 4), st.booleans())
+def test_the_no_self_touch_array_sweep_counts_as_the_dict_sweep(seed, kind, colors, fill_all):
+    """Under no-self-touch the frontier counter sweeps components and pairs kept apart as
+    bitmasks in arrays; the dict sweep, with labels and pairs of labels, is its reference."""
+    from flowsat.count.apart import ApartSweeper
+    from flowsat.count.frontier import Sweeper
+
+    rng = random.Random(seed)
+    puzzle = random_puzzle(rng, random_board(rng, kind), colors)
+    if puzzle is not None:
+        rules = Rules(False, fill_all)
+        sweeper = ApartSweeper(puzzle, rules, Limits(60))
+        assert sweeper.fits()
+        want = Sweeper(puzzle, rules, Limits(60)).run()
+        got = sweeper.run()
+        assert got.exact and got.value == want.value, (kind, puzzle.rows, rules)

@@ -44,7 +44,7 @@ class ArraySweeper:
         seen = 0
         if self.plan.impossible:
             return self.count(0, "counted", start, seen)
-        states: States = (np.zeros((1, 0), dtype=np.int64), np.array([1], dtype=np.int64))
+        states: States = (self.empty(), np.array([1], dtype=np.int64))
         for k, step in enumerate(self.plan.steps):
             states = self.advance(*widened(*states), step)
             n = len(states[1])
@@ -58,6 +58,10 @@ class ArraySweeper:
                 self.stats["stopped_at_step"] = k
                 return self.count(0, stop, start, seen)
         return self.count(int(sum(states[1].tolist())), "counted", start, seen)
+
+    def empty(self) -> np.ndarray:
+        """The one state before the first step: an empty frontier."""
+        return np.zeros((1, 0), dtype=np.int64)
 
     def count(self, value: int, status: str, start: float, seen: int) -> Count:
         self.stats.update(states=seen, total_s=round(time.perf_counter() - start, 6))
@@ -137,13 +141,14 @@ def merged(nodes: np.ndarray, ways: np.ndarray) -> States:
     checked row by row (a collision falls back to sorting whole rows)."""
     if len(nodes) == 0:
         return nodes, ways
-    if nodes.shape[1] == 0:
+    if nodes.size == 0:
         return nodes[:1], ways.sum(keepdims=True)
-    h = row_hashes(nodes)
+    flat = nodes.reshape(len(nodes), -1)
+    h = row_hashes(flat)
     order = np.argsort(h)
-    h, nodes, ways = h[order], nodes[order], ways[order]
+    h, flat, nodes, ways = h[order], flat[order], nodes[order], ways[order]
     same = h[1:] == h[:-1]
-    if (nodes[1:][same] != nodes[:-1][same]).any():
+    if (flat[1:][same] != flat[:-1][same]).any():
         return merged_exactly(nodes, ways)
     starts = np.flatnonzero(np.r_[True, ~same])
     return nodes[starts], np.add.reduceat(ways, starts)
@@ -161,7 +166,8 @@ def row_hashes(nodes: np.ndarray) -> np.ndarray:
 
 def merged_exactly(nodes: np.ndarray, ways: np.ndarray) -> States:
     """Equal rows merged by sorting the rows themselves (slower; no hash)."""
-    keys = np.ascontiguousarray(nodes).view(np.dtype((np.void, 8 * nodes.shape[1]))).ravel()
+    flat = np.ascontiguousarray(nodes.reshape(len(nodes), -1))
+    keys = flat.view(np.dtype((np.void, 8 * flat.shape[1]))).ravel()
     _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
     order = np.argsort(inverse, kind="stable")
     starts = np.flatnonzero(np.r_[True, np.diff(inverse[order]) != 0])

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import time
 
+from flowsat.count.apart import ApartSweeper
 from flowsat.count.arrays import ArraySweeper
 from flowsat.count.contract import Count, Limits, Progress, state_cap
 from flowsat.count.sweep import COLORS, FRESH, Step, sweep
@@ -209,6 +210,9 @@ class FrontierCounter:
               progress: Progress | None = None) -> Count:
         if rules.self_touch:  # states of nodes only: swept as arrays, several times faster
             return ArraySweeper(puzzle, rules, limits, progress).run()
+        apart = ApartSweeper(puzzle, rules, limits, progress)
+        if apart.fits():  # a frontier of at most 62 nodes: its bitmasks fit an int64
+            return apart.run()
         return Sweeper(puzzle, rules, limits, progress).run()
 
 
