@@ -1,17 +1,18 @@
 """The frontier counter's array sweep under the no-self-touch rule (`arrays.py` sweeps
-self-touch). A state is three rows of ints, one column per frontier node: its degree and its
-component's color (as `frontier.Sweeper` has them, without the label), its component as a
-bitmask of frontier slots, and the bitmask of the slots whose components it may never meet (a
-link left out between them). Both bitmasks are the same for every node of a component and
-need no labels: a state is canonical as it stands, and a leave deletes its slots' bits. A pair
-is dropped once both sides have colors (a link between them is refused by color; one color
-apart is refused on the spot). Each step's moves and checks run over all states at once."""
+self-touch; its layout: a state is a column). A state is three rows of ints, one a frontier
+node: its degree and its component's color (as `frontier.Sweeper` has them, without the
+label), its component as a bitmask of frontier slots, and the bitmask of the slots whose
+components it may never meet (a link left out between them). Both bitmasks are the same for
+every node of a component and need no labels: a state is canonical as it stands, and a leave
+deletes its slots' bits. A pair is dropped once both sides have colors (a link between them is
+refused by color; one color apart is refused on the spot). Each step's moves and checks run
+over all states at once."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from flowsat.count.arrays import ArraySweeper, States
+from flowsat.count.arrays import ArraySweeper, States, merged
 from flowsat.count.sweep import COLORS, Step
 
 NODE, COMP, APART = 0, 1, 2  # the three rows of a state
@@ -19,7 +20,7 @@ WIDEST = 62  # frontier slots a bitmask of an int64 holds
 
 
 class ApartSweeper(ArraySweeper):
-    """One count's run under no-self-touch, a step's states as (N, 3, frontier) arrays."""
+    """One count's run under no-self-touch, a step's states as (3, frontier, N) arrays."""
 
     def fits(self) -> bool:
         """Whether every frontier fits a bitmask (else the dict sweep counts)."""
@@ -31,42 +32,40 @@ class ApartSweeper(ArraySweeper):
         return most <= WIDEST
 
     def empty(self) -> np.ndarray:
-        return np.zeros((1, 3, 0), dtype=np.int64)
+        return np.zeros((3, 0, 1), dtype=np.int64)
 
     def advance(self, nodes: np.ndarray, ways: np.ndarray, step: Step) -> States:
         """The states after one more edge, its link left out or made, merged."""
-        from flowsat.count.arrays import merged
-
         if step.entering:
             nodes = self.entered(nodes, step)
         skipped = self.leave(step, *self.skip(step, nodes, ways))
         linked = self.leave(step, *self.link(step, nodes, ways))
-        return merged(np.concatenate([skipped[0], linked[0]]),
+        return merged(np.concatenate([skipped[0], linked[0]], axis=2),
                       np.concatenate([skipped[1], linked[1]]))
 
     def entered(self, nodes: np.ndarray, step: Step) -> np.ndarray:
         """The step's new nodes appended: degree 0, their dot's color, each its own
         component, apart from none."""
-        width = nodes.shape[2]
-        new = np.zeros((3, len(step.entering)), dtype=np.int64)
+        width = nodes.shape[1]
+        new = np.zeros((3, len(step.entering), 1), dtype=np.int64)
         for k, n in enumerate(step.entering):
-            new[:, k] = (self.plan.color.get(n, 0) << 2, 1 << (width + k), 0)
-        return np.concatenate([nodes, np.broadcast_to(new, (len(nodes), *new.shape))], axis=2)
+            new[:, k, 0] = (self.plan.color.get(n, 0) << 2, 1 << (width + k), 0)
+        return np.concatenate([nodes, np.repeat(new, nodes.shape[2], axis=2)], axis=1)
 
     def skip(self, step: Step, nodes: np.ndarray, ways: np.ndarray) -> States:
         """The edge left out: its nodes' components may never meet (refused if they are one,
         or have one color)."""
         mask = COLORS[self.shift]
         a, b = step.a, step.b
-        comp_a, comp_b = nodes[:, COMP, a], nodes[:, COMP, b]
-        ca, cb = nodes[:, NODE, a] & mask, nodes[:, NODE, b] & mask
+        comp_a, comp_b = nodes[COMP, a], nodes[COMP, b]
+        ca, cb = nodes[NODE, a] & mask, nodes[NODE, b] & mask
         ok = ((comp_a >> b) & 1 == 0) & ~((ca > 0) & (ca == cb))
-        nodes, ways = nodes[ok], ways[ok]
-        comp_a, comp_b = comp_a[ok, None], comp_b[ok, None]
-        record = ((ca == 0) | (cb == 0))[ok, None]
-        comp, apart = nodes[:, COMP], nodes[:, APART]
-        apart |= np.where(record & (comp == comp_a), comp_b, 0)
-        apart |= np.where(record & (comp == comp_b), comp_a, 0)
+        nodes, ways = np.compress(ok, nodes, axis=2), ways[ok]
+        record = ((ca == 0) | (cb == 0))[ok]
+        comp_a, comp_b = comp_a[ok] * record, comp_b[ok] * record  # 0: nothing to record
+        comp, apart = nodes[COMP], nodes[APART]
+        apart |= np.where(comp == comp_a, comp_b, 0)
+        apart |= np.where(comp == comp_b, comp_a, 0)
         return nodes, ways
 
     def link(self, step: Step, nodes: np.ndarray, ways: np.ndarray) -> States:
@@ -74,47 +73,41 @@ class ApartSweeper(ArraySweeper):
         agree in color; refused if the joined component is apart from one of its color."""
         mask = COLORS[self.shift]
         a, b = step.a, step.b
-        ea, eb = nodes[:, NODE, a], nodes[:, NODE, b]
+        ea, eb = nodes[NODE, a], nodes[NODE, b]
         ca, cb = ea & mask, eb & mask
-        comp_a, comp_b = nodes[:, COMP, a], nodes[:, COMP, b]
         ok = ((ea & 3) < step.most[0]) & ((eb & 3) < step.most[1])
         ok &= ~((ca > 0) & (cb > 0) & (ca != cb))
-        ok &= ((comp_a | nodes[:, APART, a]) >> b) & 1 == 0
-        nodes, ways = nodes[ok], ways[ok]
-        joined = (comp_a | comp_b)[ok, None]
-        away = (nodes[:, APART, a] | nodes[:, APART, b])[:, None]
-        c = (ca | cb)[ok, None]
-        node, comp, apart = nodes[:, NODE], nodes[:, COMP], nodes[:, APART]
+        ok &= ((nodes[COMP, a] | nodes[APART, a]) >> b) & 1 == 0
+        nodes, ways = np.compress(ok, nodes, axis=2), ways[ok]
+        node, comp, apart = nodes
+        joined = comp[a] | comp[b]
+        away = apart[a] | apart[b]
+        c = (ca | cb)[ok]
         member = (comp & joined) != 0
-        nodes[:, APART] = np.where(member, away, np.where(apart & joined, apart | joined, apart))
-        nodes[:, COMP] = np.where(member, joined, comp)
-        nodes[:, NODE] = np.where(member, (node & ~mask) | c, node)
-        node = nodes[:, NODE]
-        node[:, a] += 1
-        node[:, b] += 1
-        same = (c > 0) & ((node & mask) == c)
-        kin = (same.astype(np.int64) << np.arange(node.shape[1])).sum(axis=1)
-        ok = (away[:, 0] & kin) == 0
-        return nodes[ok], ways[ok]
+        apart[...] = np.where(member, away, np.where(apart & joined, apart | joined, apart))
+        comp[...] = np.where(member, joined, comp)
+        node[...] = np.where(member, (node & ~mask) | c, node)
+        node[a] += 1
+        node[b] += 1
+        kin = bitmask((c > 0) & ((node & mask) == c))
+        ok = (away & kin) == 0
+        return np.compress(ok, nodes, axis=2), ways[ok]
 
     def leave(self, step: Step, nodes: np.ndarray, ways: np.ndarray) -> States:
         """The leaving nodes gone (each at its final degree) with their bits, the lookahead's
         checks, and the pairs whose both sides have colors dropped."""
-        ok = np.ones(len(nodes), dtype=bool)
-        for s, allowed in step.leaving:
-            ok &= np.isin(nodes[:, NODE, s] & 3, list(allowed))
-        nodes, ways = nodes[ok][:, :, list(step.keep)], ways[ok]
-        if step.tight:
-            ok = np.ones(len(nodes), dtype=bool)
-            for j, allowed in step.tight:
-                ok &= np.isin(nodes[:, NODE, j] & 3, list(allowed))
-            nodes, ways = nodes[ok], ways[ok]
-        if not len(nodes):
+        nodes, ways = self.kept(step, nodes[NODE], nodes, ways)
+        if not len(ways):
             return nodes, ways
-        sets = nodes[:, COMP:]
+        sets = nodes[COMP:]
         for s, _ in step.leaving:  # highest first
-            sets[:] = (sets & ((1 << s) - 1)) | ((sets >> (s + 1)) << s)
-        colored = (nodes[:, NODE] & COLORS[self.shift]) > 0
-        bits = (colored.astype(np.int64) << np.arange(colored.shape[1])).sum(axis=1)
-        nodes[:, APART] = np.where(colored, nodes[:, APART] & ~bits[:, None], nodes[:, APART])
+            sets[...] = (sets & ((1 << s) - 1)) | ((sets >> (s + 1)) << s)
+        colored = (nodes[NODE] & COLORS[self.shift]) > 0
+        nodes[APART] = np.where(colored, nodes[APART] & ~bitmask(colored), nodes[APART])
         return nodes, ways
+
+
+def bitmask(where: np.ndarray) -> np.ndarray:
+    """Each state's (column's) slots where `where` holds, as the bits of an int."""
+    weights = np.int64(1) << np.arange(len(where), dtype=np.int64)
+    return (where.astype(np.int64) * weights[:, None]).sum(axis=0)

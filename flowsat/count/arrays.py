@@ -1,13 +1,14 @@
-"""The frontier counter's sweep with every state of a step as one row of a numpy array, for
-the self-touch rule: each step's moves and checks are array operations over all states at
-once, and equal states are merged by a sort. A frontier node is one int: its degree (2 bits),
-its path's color, and above them its *mate*, the slot + 1 of its path's other open end (0:
-none, the other end being a dot already full, or the node has no link yet). A full node keeps
-only its degree: only open ends carry their path. Since a node leaves the frontier only at
-its final degree (full, or empty), no mate points to a leaving node, so a leave just shifts
-the mates above it: no renumbering. Counts are int64 while their total is far from 2^63,
-then Python integers (an object array), exact at any size. Under no-self-touch, whose states
-also hold pairs of components, `apart.py` sweeps."""
+"""The frontier counter's sweep with a step's states as numpy arrays, for the self-touch rule:
+each step's moves and checks are array operations over all states at once, and equal states
+are merged by a sort. A state is a column (the arrays are frontier by states, so that a frontier
+node's ints over all states lie together). A frontier node is one int: its degree (2 bits), its
+path's color, and above them its *mate*, the slot + 1 of its path's other open end (0: none,
+the other end being a dot already full, or the node has no link yet). A full node keeps only
+its degree: only open ends carry their path. Since a node leaves the frontier only at its final
+degree (full, or empty), no mate points to a leaving node, so a leave just shifts the mates
+above it: no renumbering. Counts are int64 while their total is far from 2^63, then Python
+integers (an object array), exact at any size. Under no-self-touch, whose states also hold
+pairs of components, `apart.py` sweeps."""
 
 from __future__ import annotations
 
@@ -20,10 +21,10 @@ from flowsat.count.sweep import COLORS, Step, sweep
 from flowsat.puzzle.model import Puzzle
 from flowsat.puzzle.rules import Rules
 
-States = tuple[np.ndarray, np.ndarray]  # (N, frontier) int64 nodes, (N,) counts
+States = tuple[np.ndarray, np.ndarray]  # (..., frontier, N) int64 nodes, (N,) counts
 SAFE = float(2**60)  # a total of counts below this cannot overflow int64 in the next step
-MIX = np.random.default_rng(20161).integers(1, 2**63, size=64, dtype=np.uint64) | np.uint64(1)
-# odd multipliers of a row hash (fixed: a run is reproducible)
+MIX = np.random.default_rng(20161).integers(1, 2**62, size=256, dtype=np.int64) | 1
+# odd multipliers of a state's hash (fixed, so that a run is reproducible; int64 products wrap)
 
 
 class ArraySweeper:
@@ -61,7 +62,7 @@ class ArraySweeper:
 
     def empty(self) -> np.ndarray:
         """The one state before the first step: an empty frontier."""
-        return np.zeros((1, 0), dtype=np.int64)
+        return np.zeros((0, 1), dtype=np.int64)
 
     def count(self, value: int, status: str, start: float, seen: int) -> Count:
         self.stats.update(states=seen, total_s=round(time.perf_counter() - start, 6))
@@ -72,10 +73,10 @@ class ArraySweeper:
         if step.entering:
             new = np.array([self.plan.color.get(n, 0) << 2 for n in step.entering],
                            dtype=np.int64)
-            nodes = np.hstack([nodes, np.broadcast_to(new, (len(nodes), len(new)))])
+            nodes = np.vstack([nodes, np.repeat(new[:, None], nodes.shape[1], axis=1)])
         skipped = self.leave(step, nodes, ways)
         linked = self.leave(step, *self.link(step, nodes, ways))
-        return merged(np.vstack([skipped[0], linked[0]]),
+        return merged(np.hstack([skipped[0], linked[0]]),
                       np.concatenate([skipped[1], linked[1]]))
 
     def link(self, step: Step, nodes: np.ndarray, ways: np.ndarray) -> States:
@@ -83,36 +84,44 @@ class ArraySweeper:
         the two paths' far ends become each other's mates."""
         sh, mask = self.shift, COLORS[self.shift]
         a, b = step.a, step.b
-        ea, eb = nodes[:, a], nodes[:, b]
+        ea, eb = nodes[a], nodes[b]
         da, db, ca, cb = ea & 3, eb & 3, ea & mask, eb & mask
         ok = (da < step.most[0]) & (db < step.most[1])
         ok &= ~((ca > 0) & (cb > 0) & (ca != cb))
         ok &= ~((da > 0) & ((ea >> sh) == b + 1))  # b is a's other end: a cycle
-        nodes, ways = nodes[ok], ways[ok]
-        ea, eb, da, db, c = ea[ok], eb[ok], da[ok], db[ok], (ca | cb)[ok]
-        far_a = far_end(a, da, ea >> sh, step.most[0])
-        far_b = far_end(b, db, eb >> sh, step.most[1])
-        rows = np.arange(len(nodes))
+        nodes, ways = np.compress(ok, nodes, axis=1), ways[ok]
+        da, db, c = da[ok], db[ok], (ca | cb)[ok]
+        far_a = far_end(a, da, ea[ok] >> sh, step.most[0])
+        far_b = far_end(b, db, eb[ok] >> sh, step.most[1])
+        n = nodes.shape[1]
+        flat = nodes.reshape(-1)  # (a view: nodes is a fresh copy)
         for end, mate in ((far_a, far_b), (far_b, far_a)):
-            there = end >= 0
-            r, e = rows[there], end[there]
-            nodes[r, e] = (nodes[r, e] & 3) | c[there] | (mate[there] + 1) << sh
+            there = np.flatnonzero(end >= 0)
+            at = end[there] * n + there
+            flat[at] = (flat[at] & 3) | c[there] | (mate[there] + 1) << sh
         for s, d, most in ((a, da, step.most[0]), (b, db, step.most[1])):
-            nodes[:, s] = np.where(d + 1 == most, d + 1, (nodes[:, s] & ~3) | (d + 1))
+            nodes[s] = np.where(d + 1 == most, d + 1, (nodes[s] & ~3) | (d + 1))
+        return nodes, ways
+
+    def kept(self, step: Step, node: np.ndarray, nodes: np.ndarray,
+             ways: np.ndarray) -> States:
+        """The states whose leaving nodes have their final degree and whose staying nodes
+        can still reach one (`node`: the frontier's nodes' ints), without the leaving nodes."""
+        ok = None
+        for s, allowed in step.leaving:
+            ok = fine(node[s] & 3, allowed, ok)
+        for j, allowed in step.tight:
+            ok = fine(node[step.keep[j]] & 3, allowed, ok)
+        if ok is not None:
+            nodes, ways = np.compress(ok, nodes, axis=-1), ways[ok]
+        if step.leaving:
+            nodes = nodes.take(step.keep, axis=-2)
         return nodes, ways
 
     def leave(self, step: Step, nodes: np.ndarray, ways: np.ndarray) -> States:
         """The leaving nodes gone (each at its final degree), the lookahead's checks, and the
         mates above each leaving slot moved down one."""
-        ok = np.ones(len(nodes), dtype=bool)
-        for s, allowed in step.leaving:
-            ok &= np.isin(nodes[:, s] & 3, list(allowed))
-        nodes, ways = nodes[ok][:, list(step.keep)], ways[ok]
-        if step.tight:
-            ok = np.ones(len(nodes), dtype=bool)
-            for j, allowed in step.tight:
-                ok &= np.isin(nodes[:, j] & 3, list(allowed))
-            nodes, ways = nodes[ok], ways[ok]
+        nodes, ways = self.kept(step, nodes, nodes, ways)
         if step.leaving and nodes.size:
             sh = self.shift
             mates = nodes >> sh
@@ -120,6 +129,13 @@ class ArraySweeper:
                 mates -= mates > s + 1
             nodes = (nodes & ((1 << sh) - 1)) | mates << sh
         return nodes, ways
+
+
+def fine(degree: np.ndarray, allowed: frozenset[int], ok: np.ndarray | None) -> np.ndarray:
+    """`ok` (None: all) where the degree is one allowed."""
+    bits = sum(1 << d for d in allowed)
+    here = ((bits >> degree) & 1).astype(bool)
+    return here if ok is None else ok & here
 
 
 def far_end(slot: int, degree: np.ndarray, mate: np.ndarray, most: int) -> np.ndarray:
@@ -137,38 +153,17 @@ def widened(nodes: np.ndarray, ways: np.ndarray) -> States:
 
 
 def merged(nodes: np.ndarray, ways: np.ndarray) -> States:
-    """Equal rows merged into one, their counts summed: sorted by a 64-bit hash of the row,
-    checked row by row (a collision falls back to sorting whole rows)."""
-    if len(nodes) == 0:
+    """Equal states merged into one, their counts summed: sorted by a 64-bit hash, then
+    split wherever two neighbours differ (so a hash collision can only leave a state twice,
+    never merge two)."""
+    n = len(ways)
+    if n == 0:
         return nodes, ways
-    if nodes.size == 0:
-        return nodes[:1], ways.sum(keepdims=True)
-    flat = nodes.reshape(len(nodes), -1)
-    h = row_hashes(flat)
-    order = np.argsort(h)
-    h, flat, nodes, ways = h[order], flat[order], nodes[order], ways[order]
-    same = h[1:] == h[:-1]
-    if (flat[1:][same] != flat[:-1][same]).any():
-        return merged_exactly(nodes, ways)
-    starts = np.flatnonzero(np.r_[True, ~same])
-    return nodes[starts], np.add.reduceat(ways, starts)
-
-
-def row_hashes(nodes: np.ndarray) -> np.ndarray:
-    """A 64-bit hash of each row (mixing each column in by a multiply)."""
-    rows = nodes.astype(np.uint64)
-    h = np.zeros(len(rows), dtype=np.uint64)
-    for j in range(rows.shape[1]):
-        h = (h ^ rows[:, j]) * MIX[j % len(MIX)]
-        h ^= h >> np.uint64(29)
-    return h
-
-
-def merged_exactly(nodes: np.ndarray, ways: np.ndarray) -> States:
-    """Equal rows merged by sorting the rows themselves (slower; no hash)."""
-    flat = np.ascontiguousarray(nodes.reshape(len(nodes), -1))
-    keys = flat.view(np.dtype((np.void, 8 * flat.shape[1]))).ravel()
-    _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
-    order = np.argsort(inverse, kind="stable")
-    starts = np.flatnonzero(np.r_[True, np.diff(inverse[order]) != 0])
-    return nodes[first], np.add.reduceat(ways[order], starts)
+    flat = nodes.reshape(-1, n)
+    if len(flat) == 0:
+        return nodes[..., :1], ways.sum(keepdims=True)
+    order = np.argsort(MIX[:len(flat)] @ flat)
+    flat, ways = flat.take(order, axis=1), ways[order]
+    starts = np.flatnonzero(np.r_[True, (flat[:, 1:] != flat[:, :-1]).any(axis=0)])
+    return (flat.take(starts, axis=1).reshape(*nodes.shape[:-1], len(starts)),
+            np.add.reduceat(ways, starts))
