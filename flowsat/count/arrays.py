@@ -153,17 +153,45 @@ def widened(nodes: np.ndarray, ways: np.ndarray) -> States:
 
 
 def merged(nodes: np.ndarray, ways: np.ndarray) -> States:
-    """Equal states merged into one, their counts summed: sorted by a 64-bit hash, then
-    split wherever two neighbours differ (so a hash collision can only leave a state twice,
-    never merge two)."""
+    """Equal states merged into one, their counts summed: packed into a few int64 words,
+    sorted by a 64-bit hash of those, then split wherever two neighbours differ (so a hash
+    collision can only leave a state twice, never merge two)."""
     n = len(ways)
     if n == 0:
         return nodes, ways
     flat = nodes.reshape(-1, n)
     if len(flat) == 0:
         return nodes[..., :1], ways.sum(keepdims=True)
-    order = np.argsort(MIX[:len(flat)] @ flat)
-    flat, ways = flat.take(order, axis=1), ways[order]
-    starts = np.flatnonzero(np.r_[True, (flat[:, 1:] != flat[:, :-1]).any(axis=0)])
-    return (flat.take(starts, axis=1).reshape(*nodes.shape[:-1], len(starts)),
-            np.add.reduceat(ways, starts))
+    words, layout = packed(flat)
+    order = np.argsort(words[0] if len(words) == 1 else MIX[:len(words)] @ words)
+    words, ways = words.take(order, axis=1), ways[order]
+    starts = np.flatnonzero(np.r_[True, (words[:, 1:] != words[:, :-1]).any(axis=0)])
+    flat = unpacked(words.take(starts, axis=1), layout)
+    return flat.reshape(*nodes.shape[:-1], len(starts)), np.add.reduceat(ways, starts)
+
+
+def packed(flat: np.ndarray) -> tuple[np.ndarray, list[tuple[int, int, int]]]:
+    """The rows of non-negative ints packed side by side into as few int64 words as their
+    widths allow, and where each row went (word, shift, width)."""
+    layout: list[list[tuple[int, int]]] = [[]]
+    used = 0
+    for width in (int(top).bit_length() for top in flat.max(axis=1)):
+        if used + width > 63:
+            layout.append([])
+            used = 0
+        layout[-1].append((used, width))
+        used += width
+    words = np.zeros((len(layout), flat.shape[1]), dtype=np.int64)
+    where, k = [], 0
+    for w, rows in enumerate(layout):
+        for shift, width in rows:
+            words[w] |= flat[k] << shift
+            where.append((w, shift, width))
+            k += 1
+    return words, where
+
+
+def unpacked(words: np.ndarray, layout: list[tuple[int, int, int]]) -> np.ndarray:
+    """The rows `packed` put into the words."""
+    return np.array([(words[w] >> shift) & ((1 << width) - 1) for w, shift, width in layout],
+                    dtype=np.int64).reshape(len(layout), words.shape[1])
