@@ -122,12 +122,12 @@ class ArraySweeper:
         """The leaving nodes gone (each at its final degree), the lookahead's checks, and the
         mates above each leaving slot moved down one."""
         nodes, ways = self.kept(step, nodes, nodes, ways)
-        if step.leaving and nodes.size:
+        if step.leaving and nodes.size:  # every int's new value, looked up in a small table
             sh = self.shift
-            mates = nodes >> sh
+            table = np.arange(int(nodes.max()) + 1, dtype=np.int64)
             for s, _ in step.leaving:  # highest first
-                mates -= mates > s + 1
-            nodes = (nodes & ((1 << sh) - 1)) | mates << sh
+                table -= ((table >> sh) > s + 1).astype(np.int64) << sh
+            nodes = table.take(nodes)
         return nodes, ways
 
 
@@ -193,5 +193,7 @@ def packed(flat: np.ndarray) -> tuple[np.ndarray, list[tuple[int, int, int]]]:
 
 def unpacked(words: np.ndarray, layout: list[tuple[int, int, int]]) -> np.ndarray:
     """The rows `packed` put into the words."""
-    return np.array([(words[w] >> shift) & ((1 << width) - 1) for w, shift, width in layout],
-                    dtype=np.int64).reshape(len(layout), words.shape[1])
+    flat = np.empty((len(layout), words.shape[1]), dtype=np.int64)
+    for row, (w, shift, width) in zip(flat, layout, strict=True):
+        np.bitwise_and(words[w] >> shift, (1 << width) - 1, out=row)
+    return flat
