@@ -22,6 +22,32 @@ WIDEST = 62  # frontier slots a bitmask of an int64 holds
 class ApartSweeper(ArraySweeper):
     """One count's run under no-self-touch, a step's states as (3, frontier, N) arrays."""
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.after = {id(step): after for step, after in zip(self.plan.steps, self.frontiers(),
+                                                             strict=True)}
+
+    def frontiers(self):
+        """For each step, the frontier after it: each node's links still to come, and whether
+        it is a dot."""
+        frontier: list[int] = []
+        left: dict[int, int] = {}
+        for step in self.plan.steps:
+            frontier += step.entering
+            for s in (step.a, step.b):
+                left[frontier[s]] = left.get(frontier[s], 0) + 1
+            for s, _ in step.leaving:
+                del frontier[s]
+        frontier = []
+        for step in self.plan.steps:
+            frontier += step.entering
+            for s in (step.a, step.b):
+                left[frontier[s]] -= 1
+            for s, _ in step.leaving:
+                del frontier[s]
+            yield (np.array([left[n] for n in frontier], dtype=np.int64)[:, None],
+                   np.array([n in self.plan.color for n in frontier], dtype=bool)[:, None])
+
     def fits(self) -> bool:
         """Whether every frontier fits a bitmask (else the dict sweep counts)."""
         width = most = 0
@@ -104,7 +130,17 @@ class ApartSweeper(ArraySweeper):
             sets[...] = (sets & ((1 << s) - 1)) | ((sets >> (s + 1)) << s)
         colored = (nodes[NODE] & COLORS[self.shift]) > 0
         nodes[APART] = np.where(colored, nodes[APART] & ~bitmask(colored), nodes[APART])
+        self.forget_frozen(nodes, *self.after[id(step)])
         return nodes, ways
+
+    def forget_frozen(self, nodes: np.ndarray, left: np.ndarray, dot: np.ndarray) -> None:
+        """Pairs with a component none of whose nodes can take another link (and still end
+        at a final degree) dropped: it will never meet anything, so states that differ
+        only there have the same futures."""
+        degree = nodes[NODE] & 3
+        can = (left > 0) & np.where(dot, degree == 0, (degree == 1) | (left > 1) & (degree == 0))
+        frozen = (nodes[COMP] & bitmask(can)) == 0
+        nodes[APART] = np.where(frozen, 0, nodes[APART] & ~bitmask(frozen))
 
 
 def bitmask(where: np.ndarray) -> np.ndarray:
