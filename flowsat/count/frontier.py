@@ -35,8 +35,8 @@ CHECK_EVERY = 4096  # transitions between looks at the clock
 
 class Sweeper:
     """One count's run: the states after each step and what they are worth (under every
-    rule; the counter sweeps self-touch's states as arrays, `arrays.py`, and this sweep is
-    their reference in the tests). A frontier node
+    rule; the counter sweeps as arrays, `arrays.py` and `apart.py`, and this sweep is their
+    reference in the tests and takes frontiers too wide for `apart.py`). A frontier node
     is one int: its degree (2 bits), its component's color, and its component's label above
     them (0: none); a state is the tuple of them, and (no-self-touch) the pairs of labels
     that may never join."""
