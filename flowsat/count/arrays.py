@@ -155,45 +155,34 @@ def widened(nodes: np.ndarray, ways: np.ndarray) -> States:
 def merged(nodes: np.ndarray, ways: np.ndarray) -> States:
     """Equal states merged into one, their counts summed: packed into a few int64 words,
     sorted by a 64-bit hash of those, then split wherever two neighbours differ (so a hash
-    collision can only leave a state twice, never merge two)."""
+    collision can only leave a state twice, never merge two); the states kept stay in the
+    order they came."""
     n = len(ways)
     if n == 0:
         return nodes, ways
     flat = nodes.reshape(-1, n)
     if len(flat) == 0:
         return nodes[..., :1], ways.sum(keepdims=True)
-    words, layout = packed(flat)
+    words = packed(flat)
     order = np.argsort(words[0] if len(words) == 1 else MIX[:len(words)] @ words)
     words, ways = words.take(order, axis=1), ways[order]
     starts = np.flatnonzero(np.r_[True, (words[:, 1:] != words[:, :-1]).any(axis=0)])
-    flat = unpacked(words.take(starts, axis=1), layout)
-    return flat.reshape(*nodes.shape[:-1], len(starts)), np.add.reduceat(ways, starts)
+    firsts = order[starts]
+    back = np.argsort(firsts)  # the states kept in their first order: a gather that streams
+    flat = flat.take(firsts[back], axis=1)
+    return flat.reshape(*nodes.shape[:-1], len(starts)), np.add.reduceat(ways, starts)[back]
 
 
-def packed(flat: np.ndarray) -> tuple[np.ndarray, list[tuple[int, int, int]]]:
+def packed(flat: np.ndarray) -> np.ndarray:
     """The rows of non-negative ints packed side by side into as few int64 words as their
-    widths allow, and where each row went (word, shift, width)."""
-    layout: list[list[tuple[int, int]]] = [[]]
+    widths allow (equal states, equal words)."""
+    words = [np.zeros(flat.shape[1], dtype=np.int64)]
     used = 0
-    for width in (int(top).bit_length() for top in flat.max(axis=1)):
+    for row, top in zip(flat, flat.max(axis=1), strict=True):
+        width = int(top).bit_length()
         if used + width > 63:
-            layout.append([])
+            words.append(np.zeros(flat.shape[1], dtype=np.int64))
             used = 0
-        layout[-1].append((used, width))
+        words[-1] |= row << used
         used += width
-    words = np.zeros((len(layout), flat.shape[1]), dtype=np.int64)
-    where, k = [], 0
-    for w, rows in enumerate(layout):
-        for shift, width in rows:
-            words[w] |= flat[k] << shift
-            where.append((w, shift, width))
-            k += 1
-    return words, where
-
-
-def unpacked(words: np.ndarray, layout: list[tuple[int, int, int]]) -> np.ndarray:
-    """The rows `packed` put into the words."""
-    flat = np.empty((len(layout), words.shape[1]), dtype=np.int64)
-    for row, (w, shift, width) in zip(flat, layout, strict=True):
-        np.bitwise_and(words[w] >> shift, (1 << width) - 1, out=row)
-    return flat
+    return np.array(words)
