@@ -5,15 +5,20 @@ label), its component as a bitmask of frontier slots, and the bitmask of the slo
 components it may never meet (a link left out between them). Both bitmasks are the same for
 every node of a component and need no labels: a state is canonical as it stands, and a leave
 deletes its slots' bits. A pair is dropped once both sides have colors (a link between them is
-refused by color; one color apart is refused on the spot). Each step's moves and checks run
-over all states at once."""
+refused by color; one color apart is refused on the spot), or once one side can take no more
+links (it meets nothing again). Each step's moves and checks run over all states at once."""
 
 from __future__ import annotations
+
+from collections.abc import Iterator
 
 import numpy as np
 
 from flowsat.count.arrays import ArraySweeper, States, merged
+from flowsat.count.contract import Limits, Progress
 from flowsat.count.sweep import COLORS, Step
+from flowsat.puzzle.model import Puzzle
+from flowsat.puzzle.rules import Rules
 
 NODE, COMP, APART = 0, 1, 2  # the three rows of a state
 WIDEST = 62  # frontier slots a bitmask of an int64 holds
@@ -22,12 +27,13 @@ WIDEST = 62  # frontier slots a bitmask of an int64 holds
 class ApartSweeper(ArraySweeper):
     """One count's run under no-self-touch, a step's states as (3, frontier, N) arrays."""
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
+    def __init__(self, puzzle: Puzzle, rules: Rules, limits: Limits,
+                 progress: Progress | None = None):
+        super().__init__(puzzle, rules, limits, progress)
         self.after = {id(step): after for step, after in zip(self.plan.steps, self.frontiers(),
                                                              strict=True)}
 
-    def frontiers(self):
+    def frontiers(self) -> Iterator[tuple[np.ndarray, np.ndarray]]:
         """For each step, the frontier after it: each node's links still to come, and whether
         it is a dot."""
         frontier: list[int] = []
