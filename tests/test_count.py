@@ -11,6 +11,7 @@ import re
 import subprocess
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -280,3 +281,43 @@ def test_the_array_sweep_counts_as_the_dict_sweep(seed, kind, colors, fill_all):
         want = Sweeper(puzzle, rules, Limits(60)).run()
         got = ArraySweeper(puzzle, rules, Limits(60)).run()
         assert got.exact and got.value == want.value, (kind, puzzle.rows, rules)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32), st.sampled_from(["square", "hex", "holes", "walls", "warps",
+                                               "bridges"]),
+       st.integers(1, 4), st.booleans())
+def test_the_no_self_touch_array_sweep_counts_as_the_dict_sweep(seed, kind, colors, fill_all):
+    """Under no-self-touch the frontier counter sweeps components and pairs kept apart as
+    bitmasks in arrays; the dict sweep, with labels and pairs of labels, is its reference."""
+    from flowsat.count.apart import ApartSweeper
+    from flowsat.count.frontier import Sweeper
+
+    rng = random.Random(seed)
+    puzzle = random_puzzle(rng, random_board(rng, kind), colors)
+    if puzzle is not None:
+        rules = Rules(False, fill_all)
+        sweeper = ApartSweeper(puzzle, rules, Limits(60))
+        assert sweeper.fits()
+        want = Sweeper(puzzle, rules, Limits(60)).run()
+        got = sweeper.run()
+        assert got.exact and got.value == want.value, (kind, puzzle.rows, rules)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32), st.integers(0, 5), st.integers(1, 60), st.integers(0, 62))
+def test_merging_states_sums_the_counts_of_equal_ones(seed, width, n, bits):
+    """The array sweeps merge equal states (packed into words, sorted by a hash) into one
+    each, with the sum of their counts: as a dict of tuples does."""
+    from flowsat.count.arrays import merged
+
+    rng = np.random.default_rng(seed)
+    pool = rng.integers(0, 2**bits, size=(width, 4), dtype=np.int64)
+    nodes = pool[:, rng.integers(0, 4, size=n)]  # columns repeat
+    ways = rng.integers(1, 10**6, size=n, dtype=np.int64)
+    want: dict[tuple, int] = {}
+    for k in range(n):
+        want[tuple(nodes[:, k])] = want.get(tuple(nodes[:, k]), 0) + int(ways[k])
+    got_nodes, got_ways = merged(nodes, ways)
+    got = {tuple(got_nodes[:, k]): int(got_ways[k]) for k in range(len(got_ways))}
+    assert got == want and len(got_ways) == len(want)

@@ -1,9 +1,14 @@
-"""The frontier counter's sweep with every state of a step as one row of a numpy array, for
-the self-touch rule (where a state is only its nodes' ints: `frontier.Sweeper`'s encoding):
-each step's moves, checks and renumbering are array operations over all states at once, and
-equal states are merged by a sort. Counts stay Python integers (an object array), exact at
-any size. Under no-self-touch, whose states also hold pairs of components, the dict sweep
-(`frontier.Sweeper`) runs."""
+"""The frontier counter's sweep with a step's states as numpy arrays, for the self-touch rule:
+each step's moves and checks are array operations over all states at once, and equal states
+are merged by a sort. A state is a column (the arrays are frontier by states, so that a frontier
+node's ints over all states lie together). A frontier node is one int: its degree (2 bits), its
+path's color, and above them its *mate*, the slot + 1 of its path's other open end (0: none,
+the other end being a dot already full, or the node has no link yet). A full node keeps only
+its degree: only open ends carry their path. Since a node leaves the frontier only at its final
+degree (full, or empty), no mate points to a leaving node, so a leave just shifts the mates
+above it: no renumbering. Counts are int64 while their total is far from 2^63, then Python
+integers (an object array), exact at any size. Under no-self-touch, whose states also hold
+pairs of components, `apart.py` sweeps."""
 
 from __future__ import annotations
 
@@ -12,11 +17,14 @@ import time
 import numpy as np
 
 from flowsat.count.contract import Count, Limits, Progress, state_cap
-from flowsat.count.sweep import COLORS, FRESH, Step, sweep
+from flowsat.count.sweep import COLORS, Step, sweep
 from flowsat.puzzle.model import Puzzle
 from flowsat.puzzle.rules import Rules
 
-States = tuple[np.ndarray, np.ndarray]  # (N, frontier) int64 nodes, (N,) object counts
+States = tuple[np.ndarray, np.ndarray]  # (..., frontier, N) int64 nodes, (N,) counts
+SAFE = float(2**60)  # a total of counts below this cannot overflow int64 in the next step
+MIX = np.random.default_rng(20161).integers(1, 2**62, size=256, dtype=np.int64) | 1
+# odd multipliers of a state's hash (fixed, so that a run is reproducible; int64 products wrap)
 
 
 class ArraySweeper:
@@ -37,9 +45,9 @@ class ArraySweeper:
         seen = 0
         if self.plan.impossible:
             return self.count(0, "counted", start, seen)
-        states: States = (np.zeros((1, 0), dtype=np.int64), np.array([1], dtype=object))
+        states: States = (self.empty(), np.array([1], dtype=np.int64))
         for k, step in enumerate(self.plan.steps):
-            states = self.advance(states, step)
+            states = self.advance(*widened(*states), step)
             n = len(states[1])
             seen += n
             self.stats["most_states"] = max(self.stats["most_states"], n)
@@ -50,91 +58,131 @@ class ArraySweeper:
             if stop and k + 1 < len(self.plan.steps):
                 self.stats["stopped_at_step"] = k
                 return self.count(0, stop, start, seen)
-        return self.count(int(states[1].sum()) if len(states[1]) else 0, "counted", start, seen)
+        return self.count(int(sum(states[1].tolist())), "counted", start, seen)
+
+    def empty(self) -> np.ndarray:
+        """The one state before the first step: an empty frontier."""
+        return np.zeros((0, 1), dtype=np.int64)
 
     def count(self, value: int, status: str, start: float, seen: int) -> Count:
         self.stats.update(states=seen, total_s=round(time.perf_counter() - start, 6))
         return Count(value, status == "counted", status, self.stats)  # type: ignore[arg-type]
 
-    def advance(self, states: States, step: Step) -> States:
+    def advance(self, nodes: np.ndarray, ways: np.ndarray, step: Step) -> States:
         """The states after one more edge, its link left out or made, merged."""
-        nodes, ways = states
         if step.entering:
             new = np.array([self.plan.color.get(n, 0) << 2 for n in step.entering],
                            dtype=np.int64)
-            nodes = np.hstack([nodes, np.broadcast_to(new, (len(nodes), len(new)))])
-        skipped = self.leave(step, nodes, ways, relabel=False)
-        linked = self.link(step, nodes, ways)
-        return merged(np.vstack([skipped[0], linked[0]]),
+            nodes = np.vstack([nodes, np.repeat(new[:, None], nodes.shape[1], axis=1)])
+        skipped = self.leave(step, nodes, ways)
+        linked = self.leave(step, *self.link(step, nodes, ways))
+        return merged(np.hstack([skipped[0], linked[0]]),
                       np.concatenate([skipped[1], linked[1]]))
 
     def link(self, step: Step, nodes: np.ndarray, ways: np.ndarray) -> States:
-        """The edge made where both nodes have room, their paths differ and colors agree."""
+        """The edge made where both nodes have room, it closes no cycle and colors agree;
+        the two paths' far ends become each other's mates."""
         sh, mask = self.shift, COLORS[self.shift]
-        ea, eb = nodes[:, step.a], nodes[:, step.b]
-        ca, cb = ea & mask, eb & mask
-        x, y = ea >> sh, eb >> sh
-        x = np.where(x == 0, FRESH, x)  # a node's first link gives it a label of its own
-        y = np.where(y == 0, FRESH + 1, y)
-        ok = ((ea & 3) < step.most[0]) & ((eb & 3) < step.most[1]) & (x != y)
+        a, b = step.a, step.b
+        ea, eb = nodes[a], nodes[b]
+        da, db, ca, cb = ea & 3, eb & 3, ea & mask, eb & mask
+        ok = (da < step.most[0]) & (db < step.most[1])
         ok &= ~((ca > 0) & (cb > 0) & (ca != cb))
-        nodes, ways = nodes[ok], ways[ok]
-        ea, eb, x, y = ea[ok], eb[ok], x[ok], y[ok]
-        joined = ((ca | cb)[ok] | x << sh)[:, None]
-        labels = nodes >> sh
-        member = (labels == x[:, None]) | (labels == y[:, None])
-        nodes = np.where(member, (nodes & 3) | joined, nodes)
-        nodes[:, step.a] = ((ea & 3) + 1) | joined[:, 0]
-        nodes[:, step.b] = ((eb & 3) + 1) | joined[:, 0]
-        for s, most in ((step.a, step.most[0]), (step.b, step.most[1])):
-            full = (nodes[:, s] & 3) == most  # a full node is done: only open ends carry
-            nodes[full, s] &= 3               # their path's label
-        return self.leave(step, nodes, ways, relabel=True)
+        ok &= ~((da > 0) & ((ea >> sh) == b + 1))  # b is a's other end: a cycle
+        nodes, ways = np.compress(ok, nodes, axis=1), ways[ok]
+        da, db, c = da[ok], db[ok], (ca | cb)[ok]
+        far_a = far_end(a, da, ea[ok] >> sh, step.most[0])
+        far_b = far_end(b, db, eb[ok] >> sh, step.most[1])
+        n = nodes.shape[1]
+        flat = nodes.reshape(-1)  # (a view: nodes is a fresh copy)
+        for end, mate in ((far_a, far_b), (far_b, far_a)):
+            there = np.flatnonzero(end >= 0)
+            at = end[there] * n + there
+            flat[at] = (flat[at] & 3) | c[there] | (mate[there] + 1) << sh
+        for s, d, most in ((a, da, step.most[0]), (b, db, step.most[1])):
+            nodes[s] = np.where(d + 1 == most, d + 1, (nodes[s] & ~3) | (d + 1))
+        return nodes, ways
 
-    def leave(self, step: Step, nodes: np.ndarray, ways: np.ndarray, relabel: bool) -> States:
-        """The leaving nodes gone (each at its final degree), the lookahead's checks, and the
-        labels renumbered in order of first use (`relabel`; an edge left out keeps them)."""
-        ok = np.ones(len(nodes), dtype=bool)
+    def kept(self, step: Step, node: np.ndarray, nodes: np.ndarray,
+             ways: np.ndarray) -> States:
+        """The states whose leaving nodes have their final degree and whose staying nodes
+        can still reach one (`node`: the frontier's nodes' ints), without the leaving nodes."""
+        ok = None
         for s, allowed in step.leaving:
-            ok &= np.isin(nodes[:, s] & 3, list(allowed))
-        nodes, ways = nodes[ok][:, list(step.keep)], ways[ok]
-        if step.tight:
-            ok = np.ones(len(nodes), dtype=bool)
-            for j, allowed in step.tight:
-                ok &= np.isin(nodes[:, j] & 3, list(allowed))
-            nodes, ways = nodes[ok], ways[ok]
-        if relabel and nodes.size:
-            nodes = renumbered(nodes, self.shift)
+            ok = fine(node[s] & 3, allowed, ok)
+        for j, allowed in step.tight:
+            ok = fine(node[step.keep[j]] & 3, allowed, ok)
+        if ok is not None:
+            nodes, ways = np.compress(ok, nodes, axis=-1), ways[ok]
+        if step.leaving:
+            nodes = nodes.take(step.keep, axis=-2)
+        return nodes, ways
+
+    def leave(self, step: Step, nodes: np.ndarray, ways: np.ndarray) -> States:
+        """The leaving nodes gone (each at its final degree), the lookahead's checks, and the
+        mates above each leaving slot moved down one."""
+        nodes, ways = self.kept(step, nodes, nodes, ways)
+        if step.leaving and nodes.size:  # every int's new value, looked up in a small table
+            sh = self.shift
+            table = np.arange(int(nodes.max()) + 1, dtype=np.int64)
+            for s, _ in step.leaving:  # highest first
+                table -= ((table >> sh) > s + 1).astype(np.int64) << sh
+            nodes = table.take(nodes)
         return nodes, ways
 
 
-def renumbered(nodes: np.ndarray, shift: int) -> np.ndarray:
-    """Each row's labels renumbered 1, 2, ... in order of first appearance (0 stays 0)."""
-    n, width = nodes.shape
-    labels = nodes >> shift
-    labels = np.where(labels >= FRESH, labels - FRESH + width + 1, labels)  # small numbers
-    names = np.zeros((n, width + 3), dtype=np.int64)
-    used = np.zeros(n, dtype=np.int64)
-    rows = np.arange(n)
-    for j in range(width):
-        label = labels[:, j]
-        if not label.any():  # (a column of nodes that are full or have no link yet)
-            continue
-        fresh = (label > 0) & (names[rows, label] == 0)
-        used += fresh
-        names[rows[fresh], label[fresh]] = used[fresh]
-        labels[:, j] = np.where(label > 0, names[rows, label], 0)
-    return (nodes & ((1 << shift) - 1)) | labels << shift
+def fine(degree: np.ndarray, allowed: frozenset[int], ok: np.ndarray | None) -> np.ndarray:
+    """`ok` (None: all) where the degree is one allowed."""
+    bits = sum(1 << d for d in allowed)
+    here = ((bits >> degree) & 1).astype(bool)
+    return here if ok is None else ok & here
+
+
+def far_end(slot: int, degree: np.ndarray, mate: np.ndarray, most: int) -> np.ndarray:
+    """The slot of the path's other open end seen from `slot` once linked (-1: none): the
+    node itself when it had no link and stays open, else its mate."""
+    itself = np.where(degree + 1 < most, slot, -1)
+    return np.where(degree == 0, itself, mate - 1)
+
+
+def widened(nodes: np.ndarray, ways: np.ndarray) -> States:
+    """The counts as Python integers once their total nears int64's end."""
+    if ways.dtype != object and len(ways) and float(ways.sum(dtype=np.float64)) > SAFE:
+        ways = ways.astype(object)
+    return nodes, ways
 
 
 def merged(nodes: np.ndarray, ways: np.ndarray) -> States:
-    """Equal rows merged into one, their counts summed."""
-    if len(nodes) == 0:
+    """Equal states merged into one, their counts summed: packed into a few int64 words,
+    sorted by a 64-bit hash of those, then split wherever two neighbours differ (so a hash
+    collision can only leave a state twice, never merge two); the states kept stay in the
+    order they came."""
+    n = len(ways)
+    if n == 0:
         return nodes, ways
-    if nodes.shape[1] == 0:
-        return nodes[:1], np.array([ways.sum()], dtype=object)
-    keys = np.ascontiguousarray(nodes).view(np.dtype((np.void, 8 * nodes.shape[1]))).ravel()
-    _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
-    order = np.argsort(inverse, kind="stable")
-    starts = np.flatnonzero(np.r_[True, np.diff(inverse[order]) != 0])
-    return nodes[first], np.add.reduceat(ways[order], starts)
+    flat = nodes.reshape(-1, n)
+    if len(flat) == 0:
+        return nodes[..., :1], ways.sum(keepdims=True)
+    words = packed(flat)
+    order = np.argsort(words[0] if len(words) == 1 else MIX[:len(words)] @ words)
+    words, ways = words.take(order, axis=1), ways[order]
+    starts = np.flatnonzero(np.r_[True, (words[:, 1:] != words[:, :-1]).any(axis=0)])
+    firsts = order[starts]
+    back = np.argsort(firsts)  # the states kept in their first order: a gather that streams
+    flat = flat.take(firsts[back], axis=1)
+    return flat.reshape(*nodes.shape[:-1], len(starts)), np.add.reduceat(ways, starts)[back]
+
+
+def packed(flat: np.ndarray) -> np.ndarray:
+    """The rows of non-negative ints packed side by side into as few int64 words as their
+    widths allow (equal states, equal words)."""
+    words = [np.zeros(flat.shape[1], dtype=np.int64)]
+    used = 0
+    for row, top in zip(flat, flat.max(axis=1), strict=True):
+        width = int(top).bit_length()
+        if used + width > 63:
+            words.append(np.zeros(flat.shape[1], dtype=np.int64))
+            used = 0
+        words[-1] |= row << used
+        used += width
+    return np.array(words)

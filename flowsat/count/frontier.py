@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import time
 
+from flowsat.count.apart import ApartSweeper
 from flowsat.count.arrays import ArraySweeper
 from flowsat.count.contract import Count, Limits, Progress, state_cap
 from flowsat.count.sweep import COLORS, FRESH, Step, sweep
@@ -34,8 +35,8 @@ CHECK_EVERY = 4096  # transitions between looks at the clock
 
 class Sweeper:
     """One count's run: the states after each step and what they are worth (under every
-    rule; the counter sweeps self-touch's states as arrays, `arrays.py`, and this sweep is
-    their reference in the tests). A frontier node
+    rule; the counter sweeps as arrays, `arrays.py` and `apart.py`, and this sweep is their
+    reference in the tests and takes frontiers too wide for `apart.py`). A frontier node
     is one int: its degree (2 bits), its component's color, and its component's label above
     them (0: none); a state is the tuple of them, and (no-self-touch) the pairs of labels
     that may never join."""
@@ -209,6 +210,9 @@ class FrontierCounter:
               progress: Progress | None = None) -> Count:
         if rules.self_touch:  # states of nodes only: swept as arrays, several times faster
             return ArraySweeper(puzzle, rules, limits, progress).run()
+        apart = ApartSweeper(puzzle, rules, limits, progress)
+        if apart.fits():  # a frontier of at most 62 nodes: its bitmasks fit an int64
+            return apart.run()
         return Sweeper(puzzle, rules, limits, progress).run()
 
 
