@@ -58,10 +58,11 @@ class Auto:
             if isinstance(failed, BaseException):  # a solution the checker refused: a bug
                 raise failed
         counts: dict[str, Count] = raced  # type: ignore[assignment]
-        if not counts:  # both died (the memory cap): what enumerate found alone
-            quick.status = "limit"
+        name = max(counts, key=lambda n: (counts[n].exact, counts[n].value), default=None)
+        if name is None or (not counts[name].exact and counts[name].value < quick.value):
+            if name is None:  # both died (the memory cap): what enumerate found alone
+                quick.status = "limit"
             return answered(quick, "enumerate", start, counts)
-        name = max(counts, key=lambda n: (counts[n].exact, counts[n].value))
         return answered(counts[name], name, start, counts)
 
 
