@@ -153,6 +153,48 @@ def corners_written(enc: Encoder) -> bool:
     return bool(enc.toward) and enc.rules.fill_all
 
 
+def empty_corner_rules(enc: Encoder, links, active: int) -> list[list[int]]:
+    """The corner rule where cells may stay empty (no self-touch), on while `active` is true:
+    a path turning a corner at x (through a and b) makes the cell q inside either a dot, or
+    turn the same way, or stay empty; so q links to nothing but the two cells its turn goes
+    to, and to both or neither. `corner_rules`' proof, word for word, with one way more: q is
+    not on x's path (that would close the ring x-a-q-b), so q is on another path, linked to
+    neither a nor b, or on none. Written where that proof holds: a square grid's four
+    directions, no bridge on the board, edge links (one literal a link), x, a, b and q four
+    cells joined by open links, q no dot. It halves the conflicts of proving that a 2016
+    puzzle has no second solution with empty cells (docs/counting.md)."""
+    if not enc.toward or enc.rules.fill_all or enc.rules.self_touch or enc.board.bridges:
+        return []
+    clauses: list[list[int]] = []
+    for x in enc.nodes:
+        if enc.dot[x] >= 0:
+            continue
+        for glyph in CORNERS:
+            clauses += empty_corner(enc, links, x, *TYPES[glyph], active)
+    return clauses
+
+
+def empty_corner(enc: Encoder, links, x: int, first: tuple[int, int],
+                 second: tuple[int, int], active: int) -> list[list[int]]:
+    """`empty_corner_rules`' clauses for the turn at x going `first` and `second`."""
+    a, b = enc.step(x, first), enc.step(x, second)
+    q = None if a is None else enc.step(a, second)
+    if b is None or q is None or q != enc.step(b, first) or enc.dot[q] >= 0 or len(
+            {x, a, b, q}) < 4:
+        return []
+    turn = [enc.step(q, first), enc.step(q, second)]
+    sides = [links.linked(x, a), links.linked(x, b)] + [links.linked(q, n) for n in
+                                                         enc.neighbors[q]]
+    if any(len(side) != 1 for side in sides):
+        return []
+    head = [-active, -sides[0][0], -sides[1][0]]
+    clauses = [[*head, -links.linked(q, n)[0]] for n in enc.neighbors[q] if n not in turn]
+    ways = [links.linked(q, n)[0] for n in turn if n is not None]
+    if len(ways) == 2:  # both or neither
+        return [*clauses, [*head, -ways[0], ways[1]], [*head, ways[0], -ways[1]]]
+    return clauses + [[*head, -w] for w in ways]
+
+
 @lru_cache(maxsize=16)  # graph()'s boards
 def inside_table(board: Board) -> tuple[np.ndarray, np.ndarray]:
     """For each turn of CORNERS and node x, the cell q inside a turn at x (linking x to a and
