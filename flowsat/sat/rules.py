@@ -102,9 +102,9 @@ def corner_rules(enc: Encoder, links, active: int) -> list[list[int]]:
 
     On other boards the proof holds word for word wherever its steps do, and the rule is
     written only there: the square grid's four directions (not on hexagonal boards), every
-    cell covered (with fill-all off q may stay empty: no rule at all), and x, a, b and q cells
-    of the board, none of them a bridge (a bridge's two passes may be one path, so q could be
-    on x's path), with open links x-a, x-b, a-q and b-q (behind a wall q may be on x's path
+    cell covered (with fill-all off q may stay empty: `empty_corner_rules`), and x, a, b and
+    q cells of the board, none of them a bridge (a bridge's two passes may be one path, so q
+    could be on x's path), with open links x-a, x-b, a-q and b-q (behind a wall q may be on x's path
     without touching it; `inside` asks for all four). Then q has the four directions of a grid
     cell and the argument above is unchanged; where q's links right or down are walled off
     or lead into a hole, q cannot turn that way and the rule forbids the corner at x, as the
