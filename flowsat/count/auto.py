@@ -54,19 +54,25 @@ class Auto:
         if quick.status != "timeout" or (left is not None and left <= 0):
             return answered(quick, "enumerate", start, {})
         raced = race(puzzle, rules, Limits(left, limits.max_memory), limit, progress)
-        for failed in raced.values():
-            if isinstance(failed, BaseException):  # a solution the checker refused: a bug
-                raise failed
-        counts: dict[str, Count] = raced  # type: ignore[assignment]
-        name = max(counts, key=lambda n: (counts[n].exact, counts[n].value), default=None)
-        if name is None or (not counts[name].exact and counts[name].value < quick.value):
-            if name is None:  # both died (the memory cap): what enumerate found alone
-                quick.status = "limit"
-            return answered(quick, "enumerate", start, counts)
-        return answered(counts[name], name, start, counts)
+        return answered(*settled(quick, raced), start, raced)
 
 
-def answered(found: Count, by: str, start: float, raced: dict[str, Count]) -> Count:
+def settled(quick: Count, raced: Answers) -> tuple[Count, str]:
+    """A race's answer and who gave it: an exact count, else the largest lower bound (the
+    quick enumeration's, where no child answered more); an error a child raised (a solution
+    the checker refused: a bug) is raised."""
+    counts: dict[str, Count] = {}
+    for name, found in raced.items():
+        if not isinstance(found, Count):
+            raise found
+        counts[name] = found
+    best = max(counts, key=lambda n: (counts[n].exact, counts[n].value), default=None)
+    if best is not None and (counts[best].exact or counts[best].value >= quick.value):
+        return counts[best], best
+    return quick, "enumerate"
+
+
+def answered(found: Count, by: str, start: float, raced: Answers) -> Count:
     """The count with the counter that answered and, where they raced, each one's status."""
     stats = {**found.stats, "answered_by": by, "quick_s": QUICK_S,
              "total_s": round(time.perf_counter() - start, 6)}
