@@ -321,3 +321,53 @@ def test_merging_states_sums_the_counts_of_equal_ones(seed, width, n, bits):
     got_nodes, got_ways = merged(nodes, ways)
     got = {tuple(got_nodes[:, k]): int(got_ways[k]) for k in range(len(got_ways))}
     assert got == want and len(got_ways) == len(want)
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(5, 6), st.integers(5, 6), st.integers(0, 2**32),
+       st.sampled_from(RULES[1:]))
+def test_enumerate_counts_as_the_frontier_under_the_looser_rules(height, width, seed, rules):
+    filling = random_filling(height, width, random.Random(seed), 5.0, rules.self_touch)
+    puzzle = puzzle_of(filling, height, width)
+    frontier = count(puzzle, rules, "frontier", limit=LIMIT)
+    enumerated = count(puzzle, rules, "enumerate", limit=LIMIT, limits=Limits(60))
+    assert frontier.value >= 1  # the filling itself is one (or, with empty cells, one fewer)
+    assert (enumerated.value, enumerated.exact) == (frontier.value, frontier.exact), puzzle.rows
+
+
+OPEN = "A..... / ...... / ...... / ...... / ...... / .....A"  # millions of paths, cells free
+
+
+def test_auto_races_enumerate_and_the_frontier_once_enumerate_is_not_quick(monkeypatch):
+    from flowsat.count import auto
+
+    quick = count(Puzzle.from_text("A.A / B.B"), Rules(), "auto")  # no race: enumerate alone
+    assert (quick.value, quick.stats["answered_by"], "raced" in quick.stats) == (
+        1, "enumerate", False)
+    monkeypatch.setattr(auto, "QUICK_S", 0.0)
+    puzzle = Puzzle.from_text(OPEN)
+    found = count(puzzle, Rules(True, False), "auto")
+    assert found.counter == "auto" and found.exact
+    assert found.value == count(puzzle, Rules(True, False), "frontier").value
+    assert found.stats["answered_by"] in found.stats["raced"]
+
+
+def test_auto_raises_what_a_raced_counter_raised(monkeypatch):
+    from flowsat.count import auto
+    from flowsat.count.frontier import FrontierCounter
+
+    def broken(*_):
+        raise RuntimeError("a solution failed the checker")
+
+    monkeypatch.setattr(auto, "QUICK_S", 0.0)
+    monkeypatch.setattr(FrontierCounter, "count", broken)
+    with pytest.raises(RuntimeError, match="checker"):
+        count(Puzzle.from_text(OPEN), Rules(True, False), "auto", limits=Limits(30))
+
+
+def test_auto_stops_at_the_timeout_with_a_lower_bound(monkeypatch):
+    from flowsat.count import auto
+
+    monkeypatch.setattr(auto, "RACED", ("enumerate",))
+    puzzle = Puzzle.from_text(OPEN)
+    found = count(puzzle, Rules(True, False), "auto", limits=Limits(0.5))
+    assert found.status == "timeout" and not found.exact and found.value > 0

@@ -24,6 +24,7 @@ from flowsat.puzzle.formats.pack import level_line
 from flowsat.result import UsageError
 from flowsat.sat import encode
 from flowsat.sat.encoder import Encoder
+from flowsat.sat.rules import empty_corner_rules
 from flowsat.solve import solve
 from tests.conftest import PUZZLES
 
@@ -287,7 +288,11 @@ def test_the_corner_rule_stays_off_where_its_proof_does_not_hold():
     hexed = next(p for p in LEVELS if p.kind == "hex")
     assert corner_clauses(square) > corner_clauses(walled) > 0
     assert corner_clauses(hexed) == 0
-    assert corner_clauses(square, Rules(fill_all=False)) == 0
+    empty = Rules(fill_all=False)  # the rule's own clauses off, those with an empty q written
+    formula = encode(square, "edges-unique", empty)
+    assert corner_clauses(square, empty) == len(empty_corner_rules(
+        formula.enc, formula.links, formula.unique)) > 0
+    assert corner_clauses(hexed, empty) == corner_clauses(square, Rules(True, False)) == 0
 
 
 # -- DIMACS and the CLI ------------------------------------------------------------------------

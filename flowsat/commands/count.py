@@ -24,7 +24,7 @@ from flowsat.puzzle import MAX_CELLS, Puzzle
 from flowsat.puzzle.rules import Rules
 
 group = typer.Typer()
-COUNTERS = ("frontier", "sharp-sat", "enumerate")  # `flowsat.count.REGISTRY`, not imported
+COUNTERS = ("auto", "frontier", "sharp-sat", "enumerate")  # `flowsat.count.REGISTRY`, not imported
 PROGRESS_EVERY_S = 0.5
 
 
@@ -37,16 +37,17 @@ Counter = StrEnum("Counter", {name: name for name in COUNTERS})
 
 
 @group.command("count", help="""Count each puzzle's solutions exactly (integers of any size)
-under the rules given, by a counter: frontier (dynamic programming over the board, the
-default), sharp-sat (Ganak on flowsat's CNF, needs flowsat[count]) or enumerate (SAT with
-blocking clauses). A counter that cannot take a board hands it to the next, saying so. --limit
-N stops at N (2: is it unique?); a count stopped by --limit or --timeout is a lower bound
-('at least', JSON 'exact': false). Exit status: 0 every puzzle counted; 2 an input or usage
+under the rules given, by a counter: auto (the default: enumerate while quick, then
+enumerate and frontier raced), frontier (dynamic programming over the board), sharp-sat
+(Ganak on flowsat's CNF, needs flowsat[count]) or enumerate (SAT with blocking clauses). A
+counter that cannot take a board hands it to the next, saying so. --limit N stops at N (2:
+is it unique?); a count stopped by --limit or --timeout is a lower bound ('at least', JSON
+'exact': false). Exit status: 0 every puzzle counted; 2 an input or usage
 error; 3 some count stopped at --limit, --timeout or the memory cap; 4 an internal error (a
 solution failed the checker).""")
 def count_command(
     files: Annotated[list[Path], typer.Argument(help="Puzzle files or folders.")],
-    counter: Annotated[Counter, typer.Option(help="How to count.")] = Counter.frontier,
+    counter: Annotated[Counter, typer.Option(help="How to count.")] = Counter.auto,
     allow_self_touch: AllowSelfTouch = False,
     allow_empty: AllowEmpty = False,
     limit: Annotated[int | None, typer.Option(

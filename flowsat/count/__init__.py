@@ -3,7 +3,9 @@ registry like the backends', so that `flowsat count` and bench plans can race th
 
 - `frontier`: dynamic programming over the board's graph (`frontier.py`);
 - `sharp-sat`: projected model counting of flowsat's CNF with Ganak (`sharpsat.py`);
-- `enumerate`: SAT enumeration with blocking clauses, the baseline (`enumerate.py`).
+- `enumerate`: SAT enumeration with blocking clauses, the baseline (`enumerate.py`);
+- `auto` (the default): enumerate while quick, then enumerate and the frontier raced
+  (`auto.py`).
 """
 
 from __future__ import annotations
@@ -19,8 +21,9 @@ REGISTRY: dict[str, str] = {  # name -> module whose `COUNTER` is the counter
     "frontier": "flowsat.count.frontier",
     "sharp-sat": "flowsat.count.sharpsat",
     "enumerate": "flowsat.count.enumerate",
+    "auto": "flowsat.count.auto",
 }
-DEFAULT = "frontier"
+DEFAULT = "auto"
 
 __all__ = ["DEFAULT", "REGISTRY", "Count", "Counter", "count", "counter"]
 

@@ -40,7 +40,8 @@ class Answer:
             many = f"at least {many} ({found.status})"
         seconds = found.stats.get("total_s")
         took = "" if seconds is None else f", {seconds:.3g} s"
-        return f"{puzzle.name}: {many} ({found.counter}{took})"
+        by = found.stats.get("answered_by")  # the auto counter's: which counter answered
+        return f"{puzzle.name}: {many} ({found.counter}{f': {by}' if by else ''}{took})"
 
 
 def answer(puzzle: Puzzle, rules: Rules, counter: str, limit: int | None, limits: Limits,

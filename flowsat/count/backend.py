@@ -17,7 +17,8 @@ from flowsat.result import Result, UsageError
 
 @dataclass(frozen=True)
 class CountOptions:
-    counter: str = option("frontier, sharp-sat or enumerate.", default="frontier")
+    counter: str = option("frontier, sharp-sat, enumerate or auto.",
+                          default="frontier")
     limit: int | None = option("Stop counting at this many.", bounds=SOLUTIONS)
 
 

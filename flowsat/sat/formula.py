@@ -86,6 +86,7 @@ def encode(puzzle: Puzzle, spec: Spec | str, rules: Rules = DEFAULT_RULES) -> En
     if spec.unique and not rules.self_touch:
         switch = enc.new_var("uniqueness rule on", True)
         enc.clauses += board_rules.corner_rules(enc, link_family, switch)
+        enc.clauses += board_rules.empty_corner_rules(enc, link_family, switch)
     return Encoding(spec, enc, cell_family, link_family, switch, lazy_touch)
 
 

@@ -102,9 +102,9 @@ def corner_rules(enc: Encoder, links, active: int) -> list[list[int]]:
 
     On other boards the proof holds word for word wherever its steps do, and the rule is
     written only there: the square grid's four directions (not on hexagonal boards), every
-    cell covered (with fill-all off q may stay empty: no rule at all), and x, a, b and q cells
-    of the board, none of them a bridge (a bridge's two passes may be one path, so q could be
-    on x's path), with open links x-a, x-b, a-q and b-q (behind a wall q may be on x's path
+    cell covered (with fill-all off q may stay empty: `empty_corner_rules`), and x, a, b and
+    q cells of the board, none of them a bridge (a bridge's two passes may be one path, so q
+    could be on x's path), with open links x-a, x-b, a-q and b-q (behind a wall q may be on x's path
     without touching it; `inside` asks for all four). Then q has the four directions of a grid
     cell and the argument above is unchanged; where q's links right or down are walled off
     or lead into a hole, q cannot turn that way and the rule forbids the corner at x, as the
@@ -151,6 +151,48 @@ def corners_written(enc: Encoder) -> bool:
     """Whether the board and rules give the corner rule corners to write: a square grid's
     four directions, every cell covered."""
     return bool(enc.toward) and enc.rules.fill_all
+
+
+def empty_corner_rules(enc: Encoder, links, active: int) -> list[list[int]]:
+    """The corner rule where cells may stay empty (no self-touch), on while `active` is true:
+    a path turning a corner at x (through a and b) makes the cell q inside either a dot, or
+    turn the same way, or stay empty; so q links to nothing but the two cells its turn goes
+    to, and to both or neither. `corner_rules`' proof, word for word, with one way more: q is
+    not on x's path (that would close the ring x-a-q-b), so q is on another path, linked to
+    neither a nor b, or on none. Written where that proof holds: a square grid's four
+    directions, no bridge on the board, edge links (one literal a link), x, a, b and q four
+    cells joined by open links, q no dot. It halves the conflicts of proving that a 2016
+    puzzle has no second solution with empty cells (docs/counting.md)."""
+    if not enc.toward or enc.rules.fill_all or enc.rules.self_touch or enc.board.bridges:
+        return []
+    clauses: list[list[int]] = []
+    for x in enc.nodes:
+        if enc.dot[x] >= 0:
+            continue
+        for glyph in CORNERS:
+            clauses += empty_corner(enc, links, x, *TYPES[glyph], active)
+    return clauses
+
+
+def empty_corner(enc: Encoder, links, x: int, first: tuple[int, int],
+                 second: tuple[int, int], active: int) -> list[list[int]]:
+    """`empty_corner_rules`' clauses for the turn at x going `first` and `second`."""
+    a, b = enc.step(x, first), enc.step(x, second)
+    q = None if a is None else enc.step(a, second)
+    if b is None or q is None or q != enc.step(b, first) or enc.dot[q] >= 0 or len(
+            {x, a, b, q}) < 4:
+        return []
+    turn = [enc.step(q, first), enc.step(q, second)]
+    sides = [links.linked(x, a), links.linked(x, b)] + [links.linked(q, n) for n in
+                                                         enc.neighbors[q]]
+    if any(len(side) != 1 for side in sides):
+        return []
+    head = [-active, -sides[0][0], -sides[1][0]]
+    clauses = [[*head, -links.linked(q, n)[0]] for n in enc.neighbors[q] if n not in turn]
+    ways = [links.linked(q, n)[0] for n in turn if n is not None]
+    if len(ways) == 2:  # both or neither
+        return [*clauses, [*head, -ways[0], ways[1]], [*head, ways[0], -ways[1]]]
+    return clauses + [[*head, -w] for w in ways]
 
 
 @lru_cache(maxsize=16)  # graph()'s boards

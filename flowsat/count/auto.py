@@ -1,0 +1,145 @@
+"""The auto counter, `flowsat count`'s default: enumerate alone while it is quick, then
+enumerate and the frontier raced.
+
+Enumerate answers a puzzle with few solutions in milliseconds (every 2016 puzzle under the
+default rules), but its cost grows with the count (a solve a solution) and with how hard SAT
+finds the proof that no other solution is left; the frontier's cost depends on the board and
+the rules, not on the count. Neither can be told from the board beforehand, so: enumerate
+runs first, in this process, for `QUICK_S` seconds; if it has not exhausted the solutions by
+then, both counters start again from the beginning in two forked children, and the first
+exact count wins (the other child is killed). Within `QUICK_S` the fork costs nothing; past
+it, the race costs at most twice the CPU of the winner, and on a loaded machine the winner's
+time grows with the load. docs/counting.md gives the figures."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pickle
+import select
+import signal
+import time
+from dataclasses import dataclass
+
+from flowsat.count.contract import Count, Limits, Progress
+from flowsat.puzzle.model import Puzzle
+from flowsat.puzzle.rules import Rules
+
+QUICK_S = 0.2  # enumerate alone, in this process, for this long (docs/counting.md)
+RACED = ("enumerate", "frontier")
+GRACE_S = 1.0  # past its timeout, a child that has not answered is killed
+
+Answers = dict[str, Count | BaseException]
+
+
+@dataclass(frozen=True)
+class Auto:
+    """Enumerate while quick, then enumerate and the frontier raced (see the module)."""
+
+    name = "auto"
+    summary = "enumerate while quick, then enumerate and the frontier raced (the default)"
+
+    def refuses(self, puzzle: Puzzle, rules: Rules) -> str | None:
+        return None
+
+    def count(self, puzzle: Puzzle, rules: Rules, limits: Limits, limit: int | None = None,
+              progress: Progress | None = None) -> Count:
+        from flowsat.count import counter
+
+        start = time.perf_counter()
+        quick_s = QUICK_S if limits.timeout is None else min(QUICK_S, limits.timeout)
+        quick = counter("enumerate").count(puzzle, rules, Limits(quick_s, limits.max_memory),
+                                           limit)
+        left = None if limits.timeout is None else limits.timeout - (time.perf_counter() - start)
+        if quick.status != "timeout" or (left is not None and left <= 0):
+            return answered(quick, "enumerate", start, {})
+        raced = race(puzzle, rules, Limits(left, limits.max_memory), limit, progress)
+        return answered(*settled(quick, raced), start, raced)
+
+
+def settled(quick: Count, raced: Answers) -> tuple[Count, str]:
+    """A race's answer and who gave it: an exact count, else the largest lower bound (the
+    quick enumeration's, where no child answered more); an error a child raised (a solution
+    the checker refused: a bug) is raised."""
+    counts: dict[str, Count] = {}
+    for name, found in raced.items():
+        if not isinstance(found, Count):
+            raise found
+        counts[name] = found
+    best = max(counts, key=lambda n: (counts[n].exact, counts[n].value), default=None)
+    if best is not None and (counts[best].exact or counts[best].value >= quick.value):
+        return counts[best], best
+    return quick, "enumerate"
+
+
+def answered(found: Count, by: str, start: float, raced: Answers) -> Count:
+    """The count with the counter that answered and, where they raced, each one's status."""
+    stats = {**found.stats, "answered_by": by, "quick_s": QUICK_S,
+             "total_s": round(time.perf_counter() - start, 6)}
+    if raced:
+        stats["raced"] = {n: {"status": c.status, "count": c.value} for n, c in raced.items()}
+    return Count(found.value, found.exact, found.status, stats)
+
+
+def race(puzzle: Puzzle, rules: Rules, limits: Limits, limit: int | None,
+         progress: Progress | None) -> Answers:
+    """Each counter of RACED in a forked child (a bench worker, a daemon process, may not
+    start one through `multiprocessing`); their answers in by the first exact count, or all
+    of them (a child that died, of the memory cap, gives none; one that raised, its error)."""
+    children: dict[int, tuple[str, int]] = {}  # read end of its pipe: its name, its pid
+    try:
+        for name in RACED:
+            children.update(forked(name, puzzle, rules, limits, limit,
+                                   progress if name == "frontier" else None))
+        return answers_in(children, limits.timeout)
+    finally:
+        for fd, (_, pid) in children.items():
+            os.close(fd)
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+
+
+def forked(name: str, puzzle: Puzzle, rules: Rules, limits: Limits, limit: int | None,
+           progress: Progress | None) -> dict[int, tuple[str, int]]:
+    """A child counting by that counter, its answer (a Count or an error) pickled to a pipe:
+    the pipe's read end, the counter's name and the child's pid."""
+    from flowsat.count import counter
+
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: count, write, leave at once (no cleanup of the parent's)
+        os.close(read)
+        try:
+            try:
+                found: Count | BaseException = counter(name).count(puzzle, rules, limits,
+                                                                   limit, progress)
+            except Exception as err:  # carried to the parent, raised there
+                found = err
+            with os.fdopen(write, "wb") as out:
+                pickle.dump(found, out)
+        finally:
+            os._exit(0)
+    os.close(write)
+    return {read: (name, pid)}
+
+
+def answers_in(children: dict[int, tuple[str, int]], timeout: float | None) -> Answers:
+    """The children's answers as they come, until an exact count, an error, the last child
+    or the timeout (and GRACE_S): each child read is taken out of `children`."""
+    end = None if timeout is None else time.perf_counter() + timeout + GRACE_S
+    got: Answers = {}
+    while children and not any(not isinstance(c, Count) or c.exact for c in got.values()):
+        wait = None if end is None else max(end - time.perf_counter(), 0.0)
+        ready, _, _ = select.select(list(children), [], [], wait)
+        if not ready:
+            break
+        for fd in ready:
+            name, pid = children.pop(fd)
+            with os.fdopen(fd, "rb") as pipe, contextlib.suppress(EOFError):
+                got[name] = pickle.load(pipe)  # EOF: it died, of the memory cap
+            os.waitpid(pid, 0)
+    return got
+
+
+COUNTER = Auto()
