@@ -15,12 +15,11 @@ from __future__ import annotations
 
 import contextlib
 import os
-import pickle
 import select
-import signal
 import time
 from dataclasses import dataclass
 
+from flowsat.count.child import answer, ended, forked
 from flowsat.count.contract import Count, Limits, Progress
 from flowsat.puzzle.model import Puzzle
 from flowsat.puzzle.rules import Rules
@@ -89,38 +88,22 @@ def race(puzzle: Puzzle, rules: Rules, limits: Limits, limit: int | None,
     children: dict[int, tuple[str, int]] = {}  # read end of its pipe: its name, its pid
     try:
         for name in RACED:
-            children.update(forked(name, puzzle, rules, limits, limit,
+            children.update(forked_counter(name, puzzle, rules, limits, limit,
                                    progress if name == "frontier" else None))
         return answers_in(children, limits.timeout)
     finally:
         for fd, (_, pid) in children.items():
             os.close(fd)
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
+            ended(pid)
 
 
-def forked(name: str, puzzle: Puzzle, rules: Rules, limits: Limits, limit: int | None,
-           progress: Progress | None) -> dict[int, tuple[str, int]]:
-    """A child counting by that counter, its answer (a Count or an error) pickled to a pipe:
-    the pipe's read end, the counter's name and the child's pid."""
+def forked_counter(name: str, puzzle: Puzzle, rules: Rules, limits: Limits,
+                   limit: int | None, progress: Progress | None) -> dict[int, tuple[str, int]]:
+    """A child counting by that counter (`count.child`): the read end of its pipe, the
+    counter's name and the child's pid."""
     from flowsat.count import counter
 
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: count, write, leave at once (no cleanup of the parent's)
-        os.close(read)
-        try:
-            try:
-                found: Count | BaseException = counter(name).count(puzzle, rules, limits,
-                                                                   limit, progress)
-            except Exception as err:  # carried to the parent, raised there
-                found = err
-            with os.fdopen(write, "wb") as out:
-                pickle.dump(found, out)
-        finally:
-            os._exit(0)
-    os.close(write)
+    read, pid = forked(lambda: counter(name).count(puzzle, rules, limits, limit, progress))
     return {read: (name, pid)}
 
 
@@ -136,9 +119,9 @@ def answers_in(children: dict[int, tuple[str, int]], timeout: float | None) -> A
             break
         for fd in ready:
             name, pid = children.pop(fd)
-            with os.fdopen(fd, "rb") as pipe, contextlib.suppress(EOFError):
-                got[name] = pickle.load(pipe)  # EOF: it died, of the memory cap
-            os.waitpid(pid, 0)
+            with contextlib.suppress(EOFError):  # EOF: it died, of the memory cap
+                got[name] = answer(fd)
+            ended(pid)
     return got
 
 

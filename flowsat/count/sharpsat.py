@@ -13,15 +13,13 @@ so that a timeout or the memory cap ends it (a C call cannot be interrupted)."""
 
 from __future__ import annotations
 
-import contextlib
 import os
-import pickle
 import resource
 import select
-import signal
 import time
 from dataclasses import dataclass
 
+from flowsat.count.child import answer, ended, forked
 from flowsat.count.contract import Count, Limits, Progress
 from flowsat.memory import cap_mb
 from flowsat.puzzle.model import Puzzle
@@ -71,32 +69,23 @@ class SharpSat:
 
 def counted(clauses: list[list[int]], top: int, project: list[int], timeout: float | None,
             max_mb: float) -> tuple[int | None, str]:
-    """Ganak's projected count in a child process (forked: a bench worker, itself a daemon
-    process, may not start one through `multiprocessing`): (count, "counted"), or (None,
-    "timeout") past the timeout, (None, "limit") when it ran out of memory."""
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: count, write, leave at once (no cleanup of the parent's)
-        os.close(read)
-        try:
-            with os.fdopen(write, "wb") as out:
-                pickle.dump(ganak(clauses, top, project, max_mb), out)
-        finally:
-            os._exit(0)
-    os.close(write)
+    """Ganak's projected count in a forked child (`count.child`): (count, "counted"), or
+    (None, "timeout") past the timeout, (None, "limit") when it ran out of memory."""
+    read, pid = forked(lambda: ganak(clauses, top, project, max_mb))
     try:
-        with os.fdopen(read, "rb") as got:
-            ready, _, _ = select.select([got], [], [], timeout)
-            if not ready:
-                return None, "timeout"
-            try:
-                return pickle.load(got), "counted"
-            except EOFError:  # it died: the memory cap (or a crash, told as the same)
-                return None, "limit"
+        ready, _, _ = select.select([read], [], [], timeout)
+        if not ready:
+            os.close(read)
+            return None, "timeout"
+        try:
+            found = answer(read)
+        except EOFError:  # it died: the memory cap (or a crash, told as the same)
+            return None, "limit"
+        if isinstance(found, BaseException):
+            raise found
+        return found, "counted"
     finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(pid, signal.SIGKILL)
-        os.waitpid(pid, 0)
+        ended(pid)
 
 
 def ganak(clauses: list[list[int]], top: int, project: list[int], max_mb: float) -> int:
