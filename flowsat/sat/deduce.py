@@ -182,6 +182,7 @@ class Propagation:
             self.made, self.need = [0] * enc.size, [1 if d >= 0 else 2 for d in enc.dot]
             self.other, self.color = list(range(enc.size)), list(enc.dot)
         self.chain = None  # each node's chain after the numpy rounds (`bulk.chains`)
+        self.linked: list[int] = []  # the links the worklist made (grow `chain`: residue)
         self.optional = not rules.fill_all  # cells may stay empty
         self.touch = not rules.self_touch
         self.neighbors = g.neighbors if self.touch and has_triangles(enc) else None
@@ -336,6 +337,7 @@ class Propagation:
         other[a], other[b] = b, a
         color[a] = color[b] = cu if cu >= 0 else cv
         self.state[e] = ON
+        self.linked.append(e)
         self.made[u] += 1
         self.made[v] += 1
         for x in (u, v, a, b):

@@ -90,7 +90,9 @@ def residue(p: Propagation) -> Residue:
     enc = p.enc
     state = np.frombuffer(p.state, dtype=np.uint8)
     ends = enc.graph.edge_array
-    chain = chains(enc.size, links_in(ends, state, ON), p.chain)  # the rounds' chains grown
+    # the rounds' chains grown by the worklist's links (else every made link hooked)
+    chain = (chains(enc.size, links_in(ends, state, ON)) if p.chain is None
+             else chains(enc.size, ends[p.linked], p.chain))
     undecided = np.flatnonzero(state == UNDECIDED)
     res = Residue(state, undecided, chain, top=len(undecided))
     color = np.full(enc.size, -1, dtype=np.int64)  # each chain's known color, by its label
@@ -124,14 +126,12 @@ def residue(p: Propagation) -> Residue:
         ca, cb = chain[off[:, 0]], chain[off[:, 1]]
         if (ca == cb).any():
             raise NoSolution
-        ka, kb = color[ca], color[cb]
-        matter = (ka < 0) | (kb < 0) | (ka == kb)  # not two chains of known colors apart
-        ca, cb = ca[matter], cb[matter]
-        low, high = np.minimum(ca, cb), np.maximum(ca, cb)
-        keys = np.unique(low * enc.size + high)  # each pair of chains once
+        keys = np.unique(np.minimum(ca, cb) * enc.size + np.maximum(ca, cb))  # each pair once
         low, high = np.divmod(keys, enc.size)
-        clauses += sides.relate(None, low, high, True)
-    if any(not c for c in clauses):
+        ka, kb = color[low], color[high]
+        matter = (ka < 0) | (kb < 0) | (ka == kb)  # not two chains of known colors apart
+        clauses += sides.relate(None, low[matter], high[matter], True)
+    if min(map(len, clauses), default=1) == 0:  # an empty clause
         raise NoSolution
     return res
 
