@@ -291,6 +291,8 @@ class Board:
     def _links(self) -> tuple[np.ndarray, np.ndarray]:
         """The links as an (L, 2) array in the documented order, and each one's direction
         (an index into `directions`, a byte) from its first cell."""
+        if self.shape == "square" and not self.wrap:
+            return self.square_links()
         ways = self.stack_ways()  # made for this, then let go (32 MB a million cells)
         cells = np.arange(self.size, dtype=np.int64)[:, None]
         at = np.flatnonzero(ways > cells)  # holes have no neighbors: no links from them
@@ -298,6 +300,17 @@ class Board:
         found = np.empty((len(at), 2), dtype=np.int64)
         found[:, 0], found[:, 1] = first, ways.ravel()[at]
         return found, ks.astype(np.int8)
+
+    def square_links(self) -> tuple[np.ndarray, np.ndarray]:
+        """`_links` of a square board without warps, where a link's larger cell is the one
+        below or to the right of its first: those two ways only (half the work)."""
+        names = self.directions
+        forward = np.array([names.index("down"), names.index("right")], dtype=np.int8)
+        ways = np.stack([self.toward_arrays["down"], self.toward_arrays["right"]], axis=1)
+        at = np.flatnonzero(ways >= 0)  # holes have no neighbors: no links from them
+        found = np.empty((len(at), 2), dtype=np.int64)
+        found[:, 0], found[:, 1] = at >> 1, ways.ravel()[at]
+        return found, forward[at & 1]
 
     @cached_property
     def links(self) -> np.ndarray:

@@ -56,8 +56,7 @@ class Encoder:
         self.plain = board.plain
         self.height, self.width = puzzle.height, puzzle.width
         self.graph = g = graph(board)
-        self.second, self.size, self.home, self.on, self.nodes = (
-            g.second, g.size, g.home, g.on, g.nodes)
+        self.second, self.size = g.second, g.size
         self.second_pass = g.second_pass
         self.edge_array, self.toward_array = g.edge_array, g.toward_array
         self.colors = puzzle.colors
@@ -69,6 +68,19 @@ class Encoder:
         self.blocks: list[tuple[int, str, Sequence[object]]] = []  # (first var, kind, keys)
         self.clauses: list[list[int]] = []
         self.card_method = card_method
+
+    # the graph's lists, taken on first use (a million cells' lists are made when asked for)
+    @cached_property
+    def home(self) -> list[int]:
+        return self.graph.home
+
+    @cached_property
+    def on(self) -> list[bool]:
+        return self.graph.on
+
+    @cached_property
+    def nodes(self) -> list[int]:
+        return self.graph.nodes
 
     @property
     def edges(self) -> list[tuple[int, int]]:
@@ -246,9 +258,6 @@ class Graph:  # arrays' eq and repr are worth less than their making (every star
 
     second: dict[int, int]  # bridge cell -> the node of its second pass
     size: int  # node numbers 0 .. size - 1 (holes unused)
-    home: list[int]  # the cell number of each node
-    on: list[bool]
-    nodes: list[int]
     second_pass: dict[tuple[int, int], int]
     edge_array: np.ndarray  # `edges` as an (L, 2) array
     toward_array: dict[tuple[int, int], np.ndarray]  # `toward`, -1 where there is none
@@ -258,6 +267,21 @@ class Graph:  # arrays' eq and repr are worth less than their making (every star
     on_array: np.ndarray  # `on` as a bool array
     board: Board
     passes: tuple | None = None  # with bridges: (edges, neighbors, toward), made at once
+
+    @cached_property
+    def home(self) -> list[int]:
+        """The cell number of each node (the bridges' second passes after the cells)."""
+        return [*range(self.board.size), *sorted(self.second)]
+
+    @cached_property
+    def on(self) -> list[bool]:
+        return [*self.board.on_board, *[True] * len(self.second)]
+
+    @cached_property
+    def nodes(self) -> list[int]:
+        """The nodes on the board, in order."""
+        return (list(range(self.size)) if not self.second and self.board.on_array.all()
+                else np.flatnonzero(self.on_array).tolist())
 
     @cached_property
     def cells(self) -> list[tuple[int, int]]:
@@ -297,7 +321,6 @@ def graph(board: Board) -> Graph:
     bridges = sorted(board.bridges)
     second = {b: board.size + k for k, b in enumerate(bridges)}
     size = board.size + len(bridges)
-    on = [*board.on_board, *[True] * len(bridges)]
     second_pass = {(b, n): second[b] for b in bridges for n in board.axes[b][1]}
     passes = bridge_passes(board, second_pass, size) if bridges else None
     edge_array = (np.array(passes[0], dtype=np.int64).reshape(-1, 2) if bridges
@@ -309,9 +332,7 @@ def graph(board: Board) -> Graph:
     on_array = np.r_[board.on_array, np.ones(len(bridges), dtype=bool)]
     tables = (edge_rows(edge_array, toward_array, size), *incidence(edge_array, size)
               ) if bridges else board_tables(board, toward_array)
-    home = [*range(board.size), *bridges]
-    nodes = home[:] if not bridges and on_array.all() else np.flatnonzero(on_array).tolist()
-    return Graph(second, size, home, on, nodes, second_pass, edge_array, toward_array,
+    return Graph(second, size, second_pass, edge_array, toward_array,
                  *tables, on_array, board, passes)
 
 
@@ -321,14 +342,23 @@ def board_tables(board: Board, toward_array: dict[tuple[int, int], np.ndarray]
     way (its links are the edges): no sort of the edges."""
     names = board.directions
     way = {d: names.index(name) for d, name in DIRECTION.items() if d in toward_array}
-    rows = board.link_ways.copy()
-    toward_edge = {d: rows[:, k].copy() for d, k in way.items()}
-    degree = (rows >= 0).sum(axis=1)
-    rows[rows < 0] = len(board.links)  # sorted last, then -1 again
-    rows.sort(axis=1)
-    rows = rows[:, :max(int(degree.max(initial=0)), 1)]
-    rows[rows == len(board.links)] = -1
-    return toward_edge, rows, degree
+    ways = board.link_ways  # read only: its columns are shared, not copied
+    toward_edge = {d: ways[:, k] for d, k in way.items()}
+    # on a square board without warps a cell's links come in the order up, left (from the
+    # cells before it), down, right (from it, in `directions` order): only the rows with a
+    # link missing are sorted
+    square = board.shape == "square" and not board.wrap
+    rows = ways[:, [names.index(d) for d in ("up", "left", "down", "right")]] if square \
+        else ways.copy()
+    none = rows < 0
+    degree = rows.shape[1] - np.count_nonzero(none, axis=1)
+    unsorted = np.flatnonzero(none.any(axis=1)) if square else np.arange(len(rows))
+    part = rows[unsorted]
+    part[part < 0] = len(board.links)  # sorted last, then -1 again
+    part.sort(axis=1)
+    part[part == len(board.links)] = -1
+    rows[unsorted] = part
+    return toward_edge, rows[:, :max(int(degree.max(initial=0)), 1)], degree
 
 
 def bridge_passes(board: Board, second_pass: dict[tuple[int, int], int], size: int
