@@ -172,7 +172,8 @@ class Propagation:
         # nodes to visit, the arrays themselves (made once, read a few thousand times)
         table = (lambda a: a) if self.bulk else (lambda a: a.tolist())
         self.u, self.v = table(g.edge_array[:, 0]), table(g.edge_array[:, 1])
-        self.incident = table(g.incident_rows)  # padded with -1
+        # padded with -1; after the numpy rounds, which may refute the board without it
+        self.incident = None if self.bulk else table(g.incident_rows)
         self.state = bytearray(len(g.edge_array))
         # links made at each node and needed, a chain end's other end and color (-1 unknown)
         if self.bulk:
@@ -229,6 +230,7 @@ class Propagation:
         frontier = bulk.rounds(self.enc, ways, self.pairs, np.asarray(self.partners).ravel(),
                                state, self.made, self.need, self.on_time)
         self.other, self.color, self.chain = bulk.chain_ends(self.enc, state, self.made)
+        self.incident = g.incident_rows
         self.state = bytearray(state.tobytes())
         # the rounds left every node stable under their rules but the last frontier's: what
         # the worklist adds is the chains' (no cycle, one color), which only bite at the

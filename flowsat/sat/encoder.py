@@ -262,11 +262,19 @@ class Graph:  # arrays' eq and repr are worth less than their making (every star
     edge_array: np.ndarray  # `edges` as an (L, 2) array
     toward_array: dict[tuple[int, int], np.ndarray]  # `toward`, -1 where there is none
     toward_edge: dict[tuple[int, int], np.ndarray]  # the row of `edges` each way, or -1
-    incident_rows: np.ndarray  # each node's rows of `edges`, in edge order, padded with -1
     degree: np.ndarray  # each node's number of edges
     on_array: np.ndarray  # `on` as a bool array
     board: Board
     passes: tuple | None = None  # with bridges: (edges, neighbors, toward), made at once
+    bridged_rows: np.ndarray | None = None  # with bridges: `incident_rows`, made at once
+
+    @cached_property
+    def incident_rows(self) -> np.ndarray:
+        """Each node's rows of `edges`, in edge order, padded with -1 (on a board without
+        bridges made on first use: a large board refuted by propagation's numpy rounds
+        never reads it)."""
+        return (self.bridged_rows if self.passes
+                else board_incidence(self.board, max(int(self.degree.max(initial=0)), 1)))
 
     @cached_property
     def home(self) -> list[int]:
@@ -330,20 +338,23 @@ def graph(board: Board) -> Graph:
                     else {d: board.toward_arrays[name] for d, name in DIRECTION.items()
                           if board.shape == "square"})
     on_array = np.r_[board.on_array, np.ones(len(bridges), dtype=bool)]
-    tables = (edge_rows(edge_array, toward_array, size), *incidence(edge_array, size)
-              ) if bridges else board_tables(board, toward_array)
-    return Graph(second, size, second_pass, edge_array, toward_array,
-                 *tables, on_array, board, passes)
+    if bridges:
+        rows, degree = incidence(edge_array, size)
+        return Graph(second, size, second_pass, edge_array, toward_array,
+                     edge_rows(edge_array, toward_array, size), degree, on_array, board,
+                     passes, rows)
+    names, ways = board.directions, board.link_ways  # read only: its columns are shared
+    toward_edge = {d: ways[:, names.index(name)] for d, name in DIRECTION.items()
+                   if d in toward_array}
+    degree = np.count_nonzero(ways >= 0, axis=1)
+    return Graph(second, size, second_pass, edge_array, toward_array, toward_edge, degree,
+                 on_array, board)
 
 
-def board_tables(board: Board, toward_array: dict[tuple[int, int], np.ndarray]
-                 ) -> tuple[dict[tuple[int, int], np.ndarray], np.ndarray, np.ndarray]:
-    """`edge_rows` and `incidence` of a board without bridges, from the board's links each
-    way (its links are the edges): no sort of the edges."""
-    names = board.directions
-    way = {d: names.index(name) for d, name in DIRECTION.items() if d in toward_array}
-    ways = board.link_ways  # read only: its columns are shared, not copied
-    toward_edge = {d: ways[:, k] for d, k in way.items()}
+def board_incidence(board: Board, width: int) -> np.ndarray:
+    """`incidence`'s rows of a board without bridges, `width` wide (its largest degree), from
+    the board's links each way (its links are the edges): no sort of the edges."""
+    names, ways = board.directions, board.link_ways
     # on a square board without warps a cell's links come in the order up, left (from the
     # cells before it), down, right (from it, in `directions` order): only the rows with a
     # link missing are sorted
@@ -351,14 +362,13 @@ def board_tables(board: Board, toward_array: dict[tuple[int, int], np.ndarray]
     rows = ways[:, [names.index(d) for d in ("up", "left", "down", "right")]] if square \
         else ways.copy()
     none = rows < 0
-    degree = rows.shape[1] - np.count_nonzero(none, axis=1)
     unsorted = np.flatnonzero(none.any(axis=1)) if square else np.arange(len(rows))
     part = rows[unsorted]
     part[part < 0] = len(board.links)  # sorted last, then -1 again
     part.sort(axis=1)
     part[part == len(board.links)] = -1
     rows[unsorted] = part
-    return toward_edge, rows[:, :max(int(degree.max(initial=0)), 1)], degree
+    return rows[:, :width]
 
 
 def bridge_passes(board: Board, second_pass: dict[tuple[int, int], int], size: int
