@@ -178,7 +178,7 @@ class Propagation:
         # links made at each node and needed, a chain end's other end and color (-1 unknown)
         if self.bulk:
             self.made, self.need = np.zeros(enc.size, dtype=np.int64), np.where(enc.dots >= 0, 1, 2)
-            self.other, self.color = np.arange(enc.size), enc.dots.copy()
+            self.other = self.color = None  # the rounds' chains' (`bulk.chain_ends`)
         else:
             self.made, self.need = [0] * enc.size, [1 if d >= 0 else 2 for d in enc.dot]
             self.other, self.color = list(range(enc.size)), list(enc.dot)

@@ -333,11 +333,9 @@ class Runs:
         then -= first
         then[degree < 2] = -1
         self.first, self.then = first, then  # read a few times per run: arrays
-        low, high = np.minimum(first, then), np.maximum(first, then)
         self.size, self.width = enc.size, enc.width
-        node = np.arange(enc.size)
-        in_row = (low >= 0) & (low == node - 1) & (high == node + 1)
-        self.in_column = (low >= 0) & (low == node - self.width) & (high == node + self.width)
+        in_row = inside(ends, 1, enc.size)
+        self.in_column = inside(ends, self.width, enc.size)
         self.in_row, self.row_stops = in_row.tobytes(), np.flatnonzero(~in_row)
 
     def walk(self, start: int, end: int) -> list[tuple[int, int, int]] | None:
@@ -361,6 +359,17 @@ class Runs:
             pieces.append((nxt, stop, step))  # the run, and the node that ends it
             prev, cur, length = stop - step, stop, length + (stop - nxt) // step + 1
         return pieces
+
+
+def inside(ends: np.ndarray, step: int, size: int) -> np.ndarray:
+    """Each node linked to the nodes numbered `step` less and `step` more (`ends`: the made
+    links, smaller node first; no node has more than two): found from the links, not from
+    each node's two neighbors (no temporaries a node long but the two masks)."""
+    onwards = np.zeros(size, dtype=bool)  # linked to the node numbered `step` more
+    onwards[ends[ends[:, 1] - ends[:, 0] == step, 0]] = True
+    found = np.zeros(size, dtype=bool)
+    found[step:] = onwards[:-step] & onwards[step:]
+    return found
 
 
 def run_end(stops: np.ndarray, node: int, onwards: bool) -> int:
