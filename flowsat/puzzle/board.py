@@ -345,6 +345,7 @@ class Board:
         return found
 
     def square_link_ways(self) -> np.ndarray:
+        """`link_ways` of a square board without warps, from `forward_rows`."""
         names, w, ahead = self.directions, self.width, self.forward_rows
         found = np.full((self.size, len(names)), -1, dtype=np.int64)
         found[:, names.index("down")], found[:, names.index("right")] = ahead.T
