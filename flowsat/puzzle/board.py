@@ -291,6 +291,8 @@ class Board:
     def _links(self) -> tuple[np.ndarray, np.ndarray]:
         """The links as an (L, 2) array in the documented order, and each one's direction
         (an index into `directions`, a byte) from its first cell."""
+        if self.shape == "square" and not self.wrap:
+            return self.square_links()
         ways = self.stack_ways()  # made for this, then let go (32 MB a million cells)
         cells = np.arange(self.size, dtype=np.int64)[:, None]
         at = np.flatnonzero(ways > cells)  # holes have no neighbors: no links from them
@@ -299,6 +301,26 @@ class Board:
         found[:, 0], found[:, 1] = first, ways.ravel()[at]
         return found, ks.astype(np.int8)
 
+    def square_links(self) -> tuple[np.ndarray, np.ndarray]:
+        """`_links` of a square board without warps, where a link's larger cell is the one
+        below or to the right of its first: those two ways only (`forward_rows`)."""
+        names = self.directions
+        forward = np.array([names.index("down"), names.index("right")], dtype=np.int8)
+        at = np.flatnonzero(self.forward_rows.ravel() >= 0)  # (each cell's down, right)
+        found = np.empty((len(at), 2), dtype=np.int64)
+        found[:, 0] = at >> 1
+        found[:, 1] = found[:, 0] + np.where(at & 1, 1, self.width)
+        return found, forward[at & 1]
+
+    @cached_property
+    def forward_rows(self) -> np.ndarray:
+        """On a square board without warps, each cell's row of `links` down and right (a
+        (size, 2) array, -1 where none): the links in their order, counted."""
+        rows = np.stack([self.toward_arrays["down"], self.toward_arrays["right"]], axis=1)
+        linked = rows >= 0  # holes have no neighbors: no links from them
+        rows[linked] = np.arange(np.count_nonzero(linked))
+        return rows
+
     @cached_property
     def links(self) -> np.ndarray:
         return self._links[0]
@@ -306,7 +328,11 @@ class Board:
     @cached_property
     def link_ways(self) -> np.ndarray:
         """Each cell's row of `links` each way (a (size, directions) array, -1 where none),
-        made by scattering each link to its two cells (a step is one to one: no sort)."""
+        made by scattering each link to its two cells (a step is one to one: no sort), on a
+        square board without warps by shifting `forward_rows` (a cell's link up is the one
+        down from the cell above it, its link left the one right from the cell before)."""
+        if self.shape == "square" and not self.wrap:
+            return self.square_link_ways()
         (links, ks), names = self._links, self.directions
         n = len(names)
         back = np.array([names.index(OPPOSITE[d]) for d in names])[ks]
@@ -315,6 +341,16 @@ class Board:
         flat = found.ravel()  # a view: each cell's row, then its direction
         flat[links[:, 0] * n + ks] = rows
         flat[links[:, 1] * n + back] = rows
+        found.flags.writeable = False  # shared (the graph's way rows)
+        return found
+
+    def square_link_ways(self) -> np.ndarray:
+        """`link_ways` of a square board without warps, from `forward_rows`."""
+        names, w, ahead = self.directions, self.width, self.forward_rows
+        found = np.full((self.size, len(names)), -1, dtype=np.int64)
+        found[:, names.index("down")], found[:, names.index("right")] = ahead.T
+        found[w:, names.index("up")] = ahead[:-w, 0]
+        found[1:, names.index("left")] = ahead[:-1, 1]  # column 0: the row before's last, -1
         found.flags.writeable = False  # shared (the graph's way rows)
         return found
 

@@ -172,16 +172,18 @@ class Propagation:
         # nodes to visit, the arrays themselves (made once, read a few thousand times)
         table = (lambda a: a) if self.bulk else (lambda a: a.tolist())
         self.u, self.v = table(g.edge_array[:, 0]), table(g.edge_array[:, 1])
-        self.incident = table(g.incident_rows)  # padded with -1
+        # padded with -1; after the numpy rounds, which may refute the board without it
+        self.incident = None if self.bulk else table(g.incident_rows)
         self.state = bytearray(len(g.edge_array))
         # links made at each node and needed, a chain end's other end and color (-1 unknown)
         if self.bulk:
             self.made, self.need = np.zeros(enc.size, dtype=np.int64), np.where(enc.dots >= 0, 1, 2)
-            self.other, self.color = np.arange(enc.size), enc.dots.copy()
+            self.other = self.color = None  # the rounds' chains' (`bulk.chain_ends`)
         else:
             self.made, self.need = [0] * enc.size, [1 if d >= 0 else 2 for d in enc.dot]
             self.other, self.color = list(range(enc.size)), list(enc.dot)
         self.chain = None  # each node's chain after the numpy rounds (`bulk.chains`)
+        self.linked: list[int] = []  # the links the worklist made (grow `chain`: residue)
         self.optional = not rules.fill_all  # cells may stay empty
         self.touch = not rules.self_touch
         self.neighbors = g.neighbors if self.touch and has_triangles(enc) else None
@@ -228,6 +230,7 @@ class Propagation:
         frontier = bulk.rounds(self.enc, ways, self.pairs, np.asarray(self.partners).ravel(),
                                state, self.made, self.need, self.on_time)
         self.other, self.color, self.chain = bulk.chain_ends(self.enc, state, self.made)
+        self.incident = g.incident_rows
         self.state = bytearray(state.tobytes())
         # the rounds left every node stable under their rules but the last frontier's: what
         # the worklist adds is the chains' (no cycle, one color), which only bite at the
@@ -336,6 +339,7 @@ class Propagation:
         other[a], other[b] = b, a
         color[a] = color[b] = cu if cu >= 0 else cv
         self.state[e] = ON
+        self.linked.append(e)
         self.made[u] += 1
         self.made[v] += 1
         for x in (u, v, a, b):

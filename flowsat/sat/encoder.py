@@ -56,8 +56,7 @@ class Encoder:
         self.plain = board.plain
         self.height, self.width = puzzle.height, puzzle.width
         self.graph = g = graph(board)
-        self.second, self.size, self.home, self.on, self.nodes = (
-            g.second, g.size, g.home, g.on, g.nodes)
+        self.second, self.size = g.second, g.size
         self.second_pass = g.second_pass
         self.edge_array, self.toward_array = g.edge_array, g.toward_array
         self.colors = puzzle.colors
@@ -69,6 +68,19 @@ class Encoder:
         self.blocks: list[tuple[int, str, Sequence[object]]] = []  # (first var, kind, keys)
         self.clauses: list[list[int]] = []
         self.card_method = card_method
+
+    # the graph's lists, taken on first use (a million cells' lists are made when asked for)
+    @cached_property
+    def home(self) -> list[int]:
+        return self.graph.home
+
+    @cached_property
+    def on(self) -> list[bool]:
+        return self.graph.on
+
+    @cached_property
+    def nodes(self) -> list[int]:
+        return self.graph.nodes
 
     @property
     def edges(self) -> list[tuple[int, int]]:
@@ -246,18 +258,38 @@ class Graph:  # arrays' eq and repr are worth less than their making (every star
 
     second: dict[int, int]  # bridge cell -> the node of its second pass
     size: int  # node numbers 0 .. size - 1 (holes unused)
-    home: list[int]  # the cell number of each node
-    on: list[bool]
-    nodes: list[int]
     second_pass: dict[tuple[int, int], int]
     edge_array: np.ndarray  # `edges` as an (L, 2) array
     toward_array: dict[tuple[int, int], np.ndarray]  # `toward`, -1 where there is none
     toward_edge: dict[tuple[int, int], np.ndarray]  # the row of `edges` each way, or -1
-    incident_rows: np.ndarray  # each node's rows of `edges`, in edge order, padded with -1
     degree: np.ndarray  # each node's number of edges
     on_array: np.ndarray  # `on` as a bool array
     board: Board
     passes: tuple | None = None  # with bridges: (edges, neighbors, toward), made at once
+    bridged_rows: np.ndarray | None = None  # with bridges: `incident_rows`, made at once
+
+    @cached_property
+    def incident_rows(self) -> np.ndarray:
+        """Each node's rows of `edges`, in edge order, padded with -1 (on a board without
+        bridges made on first use: a large board refuted by propagation's numpy rounds
+        never reads it)."""
+        return (self.bridged_rows if self.passes
+                else board_incidence(self.board, max(int(self.degree.max(initial=0)), 1)))
+
+    @cached_property
+    def home(self) -> list[int]:
+        """The cell number of each node (the bridges' second passes after the cells)."""
+        return [*range(self.board.size), *sorted(self.second)]
+
+    @cached_property
+    def on(self) -> list[bool]:
+        return [*self.board.on_board, *[True] * len(self.second)]
+
+    @cached_property
+    def nodes(self) -> list[int]:
+        """The nodes on the board, in order."""
+        return (list(range(self.size)) if not self.second and self.board.on_array.all()
+                else np.flatnonzero(self.on_array).tolist())
 
     @cached_property
     def cells(self) -> list[tuple[int, int]]:
@@ -297,7 +329,6 @@ def graph(board: Board) -> Graph:
     bridges = sorted(board.bridges)
     second = {b: board.size + k for k, b in enumerate(bridges)}
     size = board.size + len(bridges)
-    on = [*board.on_board, *[True] * len(bridges)]
     second_pass = {(b, n): second[b] for b in bridges for n in board.axes[b][1]}
     passes = bridge_passes(board, second_pass, size) if bridges else None
     edge_array = (np.array(passes[0], dtype=np.int64).reshape(-1, 2) if bridges
@@ -307,28 +338,37 @@ def graph(board: Board) -> Graph:
                     else {d: board.toward_arrays[name] for d, name in DIRECTION.items()
                           if board.shape == "square"})
     on_array = np.r_[board.on_array, np.ones(len(bridges), dtype=bool)]
-    tables = (edge_rows(edge_array, toward_array, size), *incidence(edge_array, size)
-              ) if bridges else board_tables(board, toward_array)
-    home = [*range(board.size), *bridges]
-    nodes = home[:] if not bridges and on_array.all() else np.flatnonzero(on_array).tolist()
-    return Graph(second, size, home, on, nodes, second_pass, edge_array, toward_array,
-                 *tables, on_array, board, passes)
+    if bridges:
+        rows, degree = incidence(edge_array, size)
+        return Graph(second, size, second_pass, edge_array, toward_array,
+                     edge_rows(edge_array, toward_array, size), degree, on_array, board,
+                     passes, rows)
+    names, ways = board.directions, board.link_ways  # read only: its columns are shared
+    toward_edge = {d: ways[:, names.index(name)] for d, name in DIRECTION.items()
+                   if d in toward_array}
+    degree = np.count_nonzero(ways >= 0, axis=1)
+    return Graph(second, size, second_pass, edge_array, toward_array, toward_edge, degree,
+                 on_array, board)
 
 
-def board_tables(board: Board, toward_array: dict[tuple[int, int], np.ndarray]
-                 ) -> tuple[dict[tuple[int, int], np.ndarray], np.ndarray, np.ndarray]:
-    """`edge_rows` and `incidence` of a board without bridges, from the board's links each
-    way (its links are the edges): no sort of the edges."""
-    names = board.directions
-    way = {d: names.index(name) for d, name in DIRECTION.items() if d in toward_array}
-    rows = board.link_ways.copy()
-    toward_edge = {d: rows[:, k].copy() for d, k in way.items()}
-    degree = (rows >= 0).sum(axis=1)
-    rows[rows < 0] = len(board.links)  # sorted last, then -1 again
-    rows.sort(axis=1)
-    rows = rows[:, :max(int(degree.max(initial=0)), 1)]
-    rows[rows == len(board.links)] = -1
-    return toward_edge, rows, degree
+def board_incidence(board: Board, width: int) -> np.ndarray:
+    """`incidence`'s rows of a board without bridges, `width` wide (its largest degree), from
+    the board's links each way (its links are the edges): no sort of the edges."""
+    names, ways = board.directions, board.link_ways
+    # on a square board without warps a cell's links come in the order up, left (from the
+    # cells before it), down, right (from it, in `directions` order): only the rows with a
+    # link missing are sorted
+    square = board.shape == "square" and not board.wrap
+    rows = ways[:, [names.index(d) for d in ("up", "left", "down", "right")]] if square \
+        else ways.copy()
+    none = rows < 0
+    unsorted = np.flatnonzero(none.any(axis=1)) if square else np.arange(len(rows))
+    part = rows[unsorted]
+    part[part < 0] = len(board.links)  # sorted last, then -1 again
+    part.sort(axis=1)
+    part[part == len(board.links)] = -1
+    rows[unsorted] = part
+    return rows[:, :width]
 
 
 def bridge_passes(board: Board, second_pass: dict[tuple[int, int], int], size: int

@@ -90,7 +90,9 @@ def residue(p: Propagation) -> Residue:
     enc = p.enc
     state = np.frombuffer(p.state, dtype=np.uint8)
     ends = enc.graph.edge_array
-    chain = chains(enc.size, links_in(ends, state, ON), p.chain)  # the rounds' chains grown
+    # the rounds' chains grown by the worklist's links (else every made link hooked)
+    chain = (chains(enc.size, links_in(ends, state, ON)) if p.chain is None
+             else chains(enc.size, ends[p.linked], p.chain))
     undecided = np.flatnonzero(state == UNDECIDED)
     res = Residue(state, undecided, chain, top=len(undecided))
     color = np.full(enc.size, -1, dtype=np.int64)  # each chain's known color, by its label
@@ -124,14 +126,12 @@ def residue(p: Propagation) -> Residue:
         ca, cb = chain[off[:, 0]], chain[off[:, 1]]
         if (ca == cb).any():
             raise NoSolution
-        ka, kb = color[ca], color[cb]
-        matter = (ka < 0) | (kb < 0) | (ka == kb)  # not two chains of known colors apart
-        ca, cb = ca[matter], cb[matter]
-        low, high = np.minimum(ca, cb), np.maximum(ca, cb)
-        keys = np.unique(low * enc.size + high)  # each pair of chains once
+        keys = np.unique(np.minimum(ca, cb) * enc.size + np.maximum(ca, cb))  # each pair once
         low, high = np.divmod(keys, enc.size)
-        clauses += sides.relate(None, low, high, True)
-    if any(not c for c in clauses):
+        ka, kb = color[low], color[high]
+        matter = (ka < 0) | (kb < 0) | (ka == kb)  # not two chains of known colors apart
+        clauses += sides.relate(None, low[matter], high[matter], True)
+    if min(map(len, clauses), default=1) == 0:  # an empty clause
         raise NoSolution
     return res
 
@@ -333,11 +333,9 @@ class Runs:
         then -= first
         then[degree < 2] = -1
         self.first, self.then = first, then  # read a few times per run: arrays
-        low, high = np.minimum(first, then), np.maximum(first, then)
         self.size, self.width = enc.size, enc.width
-        node = np.arange(enc.size)
-        in_row = (low >= 0) & (low == node - 1) & (high == node + 1)
-        self.in_column = (low >= 0) & (low == node - self.width) & (high == node + self.width)
+        in_row = inside(ends, 1, enc.size)
+        self.in_column = inside(ends, self.width, enc.size)
         self.in_row, self.row_stops = in_row.tobytes(), np.flatnonzero(~in_row)
 
     def walk(self, start: int, end: int) -> list[tuple[int, int, int]] | None:
@@ -361,6 +359,17 @@ class Runs:
             pieces.append((nxt, stop, step))  # the run, and the node that ends it
             prev, cur, length = stop - step, stop, length + (stop - nxt) // step + 1
         return pieces
+
+
+def inside(ends: np.ndarray, step: int, size: int) -> np.ndarray:
+    """Each node linked to the nodes numbered `step` less and `step` more (`ends`: the made
+    links, smaller node first; no node has more than two): found from the links, not from
+    each node's two neighbors (no temporaries a node long but the two masks)."""
+    onwards = np.zeros(size, dtype=bool)  # linked to the node numbered `step` more
+    onwards[ends[ends[:, 1] - ends[:, 0] == step, 0]] = True
+    found = np.zeros(size, dtype=bool)
+    found[step:] = onwards[:-step] & onwards[step:]
+    return found
 
 
 def run_end(stops: np.ndarray, node: int, onwards: bool) -> int:
