@@ -334,6 +334,24 @@ def test_enumerate_counts_as_the_frontier_under_the_looser_rules(height, width, 
     assert (enumerated.value, enumerated.exact) == (frontier.value, frontier.exact), puzzle.rows
 
 
+@settings(max_examples=10, deadline=None)
+@given(st.integers(4, 5), st.integers(4, 5), st.integers(0, 2**32), st.sampled_from(RULES),
+       st.integers(0, 5))
+def test_an_enumeration_stopped_and_run_on_counts_as_one_run(height, width, seed, rules, stop):
+    from flowsat.count.enumerate import Enumeration
+
+    filling = random_filling(height, width, random.Random(seed), 5.0, rules.self_touch)
+    puzzle = puzzle_of(filling, height, width)
+    frontier = count(puzzle, rules, "frontier")
+    with Enumeration(puzzle, rules) as listing:
+        listing.run(None, stop)  # stopped at `stop` solutions, as auto's deadline stops it
+        assert listing.counted().value == min(stop, frontier.value)
+        listing.run(None)
+        counted = listing.counted()
+    assert (counted.value, counted.exact) == (frontier.value, True), puzzle.rows
+    assert counted.stats["conflicts"] >= 0
+
+
 OPEN = "A..... / ...... / ...... / ...... / ...... / .....A"  # millions of paths, cells free
 
 
