@@ -352,6 +352,15 @@ def test_an_enumeration_stopped_and_run_on_counts_as_one_run(height, width, seed
     assert counted.stats["conflicts"] >= 0
 
 
+def test_enumerate_proves_on_cadical_where_cells_may_stay_empty_and_on_glucose_elsewhere():
+    puzzle = Puzzle.from_text("A..B / .... / B..A")
+    solvers = {rules: count(puzzle, rules, "enumerate").stats["solver"] for rules in RULES}
+    assert solvers == {Rules(False, True): "glucose4", Rules(True, True): "glucose4",
+                       Rules(False, False): "cadical195", Rules(True, False): "glucose4"}
+    given = count(puzzle, Rules(False, False), "enumerate")  # the same count either way
+    assert given.value == count(puzzle, Rules(False, False), "frontier").value
+
+
 OPEN = "A..... / ...... / ...... / ...... / ...... / .....A"  # millions of paths, cells free
 
 
