@@ -63,7 +63,7 @@ class Enumeration:
         formula = encode(puzzle, encoding, rules)
         self.stats: dict = {"encoding": formula.spec.name, "solver": solver_name(solver),
                             "cycle_cuts": 0, "rounds": 0, "solve_s": 0.0}
-        self.found, self.answer = 0, None
+        self.found, self.answer = 0, True  # True: none looked for yet (as at a limit)
         self.sat = open_oracle(solver, formula.clauses)
         try:
             carried(formula, self.sat)  # a propagator, where the encoding has one
