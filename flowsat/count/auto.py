@@ -97,10 +97,15 @@ def race(listing: Enumeration, limits: Limits, limit: int | None,
     from flowsat.count import counter
 
     end = None if limits.timeout is None else time.perf_counter() + limits.timeout
+
+    def run_on() -> Count:
+        listing.run(end, limit)
+        return listing.counted()
+
     works: dict[str, Callable[[], Count]] = {
         "frontier": lambda: counter("frontier").count(listing.puzzle, listing.rules, limits,
                                                       limit, progress),
-        "enumerate": lambda: (listing.run(end, limit), listing.counted())[1]}
+        "enumerate": run_on}
     children: dict[int, tuple[str, int]] = {}  # read end of its pipe: its name, its pid
     try:
         for name in RACED:
