@@ -334,6 +334,34 @@ def test_enumerate_counts_as_the_frontier_under_the_looser_rules(height, width, 
     assert (enumerated.value, enumerated.exact) == (frontier.value, frontier.exact), puzzle.rows
 
 
+@settings(max_examples=10, deadline=None)
+@given(st.integers(4, 5), st.integers(4, 5), st.integers(0, 2**32), st.sampled_from(RULES),
+       st.integers(0, 5))
+def test_an_enumeration_stopped_and_run_on_counts_as_one_run(height, width, seed, rules, stop):
+    from flowsat.count.enumerate import Enumeration
+
+    filling = random_filling(height, width, random.Random(seed), 5.0, rules.self_touch)
+    puzzle = puzzle_of(filling, height, width)
+    frontier = count(puzzle, rules, "frontier")
+    with Enumeration(puzzle, rules) as listing:
+        listing.run(None, stop)  # stopped at `stop` solutions, as auto's deadline stops it
+        assert listing.counted().value == min(stop, frontier.value)
+        listing.run(None)
+        counted = listing.counted()
+    assert (counted.value, counted.exact) == (frontier.value, True), puzzle.rows
+    assert counted.stats["conflicts"] >= 0
+
+
+def test_enumerate_proves_on_cadical_where_cells_may_stay_empty_and_on_glucose_elsewhere():
+    puzzle = Puzzle.from_text("A..B / .... / B..A")
+    solvers = {rules: count(puzzle, rules, "enumerate").stats["solver"] for rules in RULES}
+    assert solvers == {Rules(False, True): "glucose4", Rules(True, True): "glucose4",
+                       Rules(False, False): "cadical195", Rules(True, False): "glucose4"}
+    on_cadical = count(puzzle, Rules(False, False), "enumerate")
+    assert on_cadical.exact and on_cadical.value == count(puzzle, Rules(False, False),
+                                                          "frontier").value
+
+
 OPEN = "A..... / ...... / ...... / ...... / ...... / .....A"  # millions of paths, cells free
 
 

@@ -6,10 +6,11 @@ default rules), but its cost grows with the count (a solve a solution) and with 
 finds the proof that no other solution is left; the frontier's cost depends on the board and
 the rules, not on the count. Neither can be told from the board beforehand, so: enumerate
 runs first, in this process, for `QUICK_S` seconds; if it has not exhausted the solutions by
-then, both counters start again from the beginning in two forked children, and the first
-exact count wins (the other child is killed). Within `QUICK_S` the fork costs nothing; past
-it, the race costs at most twice the CPU of the winner, and on a loaded machine the winner's
-time grows with the load. docs/counting.md gives the figures."""
+then, the frontier starts in a forked child and enumerate goes on in another (forked with its
+solver, what it has learnt and its count so far: the quick phase is not thrown away), and the
+first exact count wins (the other child is killed). Within `QUICK_S` the fork costs nothing;
+past it, the race costs at most twice the CPU of the winner, and on a loaded machine the
+winner's time grows with the load. docs/counting.md gives the figures."""
 
 from __future__ import annotations
 
@@ -17,7 +18,9 @@ import contextlib
 import os
 import select
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from flowsat.count.child import answer, ended, forked
 from flowsat.count.contract import Count, Limits, Progress
@@ -27,6 +30,9 @@ from flowsat.puzzle.rules import Rules
 QUICK_S = 0.2  # enumerate alone, in this process, for this long (docs/counting.md)
 RACED = ("enumerate", "frontier")
 GRACE_S = 1.0  # past its timeout, a child that has not answered is killed
+
+if TYPE_CHECKING:
+    from flowsat.count.enumerate import Enumeration
 
 Answers = dict[str, Count | BaseException]
 
@@ -43,16 +49,18 @@ class Auto:
 
     def count(self, puzzle: Puzzle, rules: Rules, limits: Limits, limit: int | None = None,
               progress: Progress | None = None) -> Count:
-        from flowsat.count import counter
+        from flowsat.count.enumerate import Enumeration
 
         start = time.perf_counter()
         quick_s = QUICK_S if limits.timeout is None else min(QUICK_S, limits.timeout)
-        quick = counter("enumerate").count(puzzle, rules, Limits(quick_s, limits.max_memory),
-                                           limit)
-        left = None if limits.timeout is None else limits.timeout - (time.perf_counter() - start)
-        if quick.status != "timeout" or (left is not None and left <= 0):
-            return answered(quick, "enumerate", start, {})
-        raced = race(puzzle, rules, Limits(left, limits.max_memory), limit, progress)
+        with Enumeration(puzzle, rules) as listing:
+            listing.run(start + quick_s, limit)
+            quick = listing.counted()
+            left = (None if limits.timeout is None
+                    else limits.timeout - (time.perf_counter() - start))
+            if quick.status != "timeout" or (left is not None and left <= 0):
+                return answered(quick, "enumerate", start, {})
+            raced = race(listing, Limits(left, limits.max_memory), limit, progress)
         return answered(*settled(quick, raced), start, raced)
 
 
@@ -80,31 +88,34 @@ def answered(found: Count, by: str, start: float, raced: Answers) -> Count:
     return Count(found.value, found.exact, found.status, stats)
 
 
-def race(puzzle: Puzzle, rules: Rules, limits: Limits, limit: int | None,
+def race(listing: Enumeration, limits: Limits, limit: int | None,
          progress: Progress | None) -> Answers:
-    """Each counter of RACED in a forked child (a bench worker, a daemon process, may not
-    start one through `multiprocessing`); their answers in by the first exact count, or all
-    of them (a child that died, of the memory cap, gives none; one that raised, its error)."""
+    """The frontier and the enumeration under way, each in a forked child (a bench worker,
+    a daemon process, may not start one through `multiprocessing`); their answers in by the
+    first exact count, or all of them (a child that died, of the memory cap, gives none; one
+    that raised, its error)."""
+    from flowsat.count import counter
+
+    end = None if limits.timeout is None else time.perf_counter() + limits.timeout
+
+    def run_on() -> Count:
+        listing.run(end, limit)
+        return listing.counted()
+
+    works: dict[str, Callable[[], Count]] = {
+        "frontier": lambda: counter("frontier").count(listing.puzzle, listing.rules, limits,
+                                                      limit, progress),
+        "enumerate": run_on}
     children: dict[int, tuple[str, int]] = {}  # read end of its pipe: its name, its pid
     try:
         for name in RACED:
-            children.update(forked_counter(name, puzzle, rules, limits, limit,
-                                   progress if name == "frontier" else None))
+            read, pid = forked(works[name])
+            children[read] = (name, pid)
         return answers_in(children, limits.timeout)
     finally:
         for fd, (_, pid) in children.items():
             os.close(fd)
             ended(pid)
-
-
-def forked_counter(name: str, puzzle: Puzzle, rules: Rules, limits: Limits,
-                   limit: int | None, progress: Progress | None) -> dict[int, tuple[str, int]]:
-    """A child counting by that counter (`count.child`): the read end of its pipe, the
-    counter's name and the child's pid."""
-    from flowsat.count import counter
-
-    read, pid = forked(lambda: counter(name).count(puzzle, rules, limits, limit, progress))
-    return {read: (name, pid)}
 
 
 def answers_in(children: dict[int, tuple[str, int]], timeout: float | None) -> Answers:
