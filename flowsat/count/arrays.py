@@ -38,6 +38,8 @@ class ArraySweeper:
         self.end = None if limits.timeout is None else time.perf_counter() + limits.timeout
         self.cap = state_cap(limits)
         self.stats: dict = {"steps": len(self.plan.steps), "most_states": 1, "arrays": True}
+        self.codes = dict(zip(map(id, self.plan.steps), mate_codes(self.plan.steps),
+                              strict=True))
 
     def run(self) -> Count:
         """The exact count, or a stop (timeout, memory) with no bound but 0."""
@@ -69,65 +71,61 @@ class ArraySweeper:
         return Count(value, status == "counted", status, self.stats)  # type: ignore[arg-type]
 
     def advance(self, nodes: np.ndarray, ways: np.ndarray, step: Step) -> States:
-        """The states after one more edge, its link left out or made, merged."""
+        """The states after one more edge, its link left out or made, merged, the leaving
+        nodes dropped."""
         if step.entering:
             new = np.array([self.plan.color.get(n, 0) << 2 for n in step.entering],
                            dtype=np.int64)
             nodes = np.vstack([nodes, np.repeat(new[:, None], nodes.shape[1], axis=1)])
-        skipped = self.leave(step, nodes, ways)
-        linked = self.leave(step, *self.link(step, nodes, ways))
-        return merged(np.hstack([skipped[0], linked[0]]),
-                      np.concatenate([skipped[1], linked[1]]))
+        linked, linked_ways = self.link(step, *self.codes[id(step)], nodes, ways)
+        parts = [(nodes, ways, self.passing(step, nodes)),
+                 (linked, linked_ways, self.passing(step, linked))]
+        return merged_parts(parts, step.keep if step.leaving else None)
 
-    def link(self, step: Step, nodes: np.ndarray, ways: np.ndarray) -> States:
+    def link(self, step: Step, codes: np.ndarray, slots: np.ndarray, nodes: np.ndarray,
+             ways: np.ndarray) -> States:
         """The edge made where both nodes have room, it closes no cycle and colors agree;
-        the two paths' far ends become each other's mates."""
+        the two paths' far ends become each other's mates (`mate_codes`)."""
         sh, mask = self.shift, COLORS[self.shift]
         a, b = step.a, step.b
         ea, eb = nodes[a], nodes[b]
         da, db, ca, cb = ea & 3, eb & 3, ea & mask, eb & mask
         ok = (da < step.most[0]) & (db < step.most[1])
         ok &= ~((ca > 0) & (cb > 0) & (ca != cb))
-        ok &= ~((da > 0) & ((ea >> sh) == b + 1))  # b is a's other end: a cycle
+        ok &= ~((da > 0) & ((ea >> sh) == codes[b]))  # b is a's other end: a cycle
         nodes, ways = np.compress(ok, nodes, axis=1), ways[ok]
         da, db, c = da[ok], db[ok], (ca | cb)[ok]
-        far_a = far_end(a, da, ea[ok] >> sh, step.most[0])
-        far_b = far_end(b, db, eb[ok] >> sh, step.most[1])
+        far_a = far_end(a, da, slots[ea[ok] >> sh], step.most[0])
+        far_b = far_end(b, db, slots[eb[ok] >> sh], step.most[1])
         n = nodes.shape[1]
         flat = nodes.reshape(-1)  # (a view: nodes is a fresh copy)
         for end, mate in ((far_a, far_b), (far_b, far_a)):
             there = np.flatnonzero(end >= 0)
             at = end[there] * n + there
-            flat[at] = (flat[at] & 3) | c[there] | (mate[there] + 1) << sh
+            flat[at] = (flat[at] & 3) | c[there] | codes[mate[there]] << sh
         for s, d, most in ((a, da, step.most[0]), (b, db, step.most[1])):
             nodes[s] = np.where(d + 1 == most, d + 1, (nodes[s] & ~3) | (d + 1))
         return nodes, ways
 
-    def kept(self, step: Step, node: np.ndarray, nodes: np.ndarray,
-             ways: np.ndarray) -> States:
-        """The states whose leaving nodes have their final degree and whose staying nodes
-        can still reach one (`node`: the frontier's nodes' ints), without the leaving nodes."""
+    def passing(self, step: Step, nodes: np.ndarray) -> np.ndarray | None:
+        """Which states have their leaving nodes at a final degree and their staying nodes
+        able to reach one (None: all)."""
         ok = None
         for s, allowed in step.leaving:
-            ok = fine(node[s] & 3, allowed, ok)
+            ok = fine(nodes[s] & 3, allowed, ok)
         for j, allowed in step.tight:
-            ok = fine(node[step.keep[j]] & 3, allowed, ok)
+            ok = fine(nodes[step.keep[j]] & 3, allowed, ok)
+        return ok
+
+    def kept(self, step: Step, node: np.ndarray, nodes: np.ndarray,
+             ways: np.ndarray) -> States:
+        """The states that `passing` lets through (`node`: the frontier's nodes' ints),
+        without the leaving nodes (`apart.py`'s leave)."""
+        ok = self.passing(step, node)
         if ok is not None:
             nodes, ways = np.compress(ok, nodes, axis=-1), ways[ok]
         if step.leaving:
             nodes = nodes.take(step.keep, axis=-2)
-        return nodes, ways
-
-    def leave(self, step: Step, nodes: np.ndarray, ways: np.ndarray) -> States:
-        """The leaving nodes gone (each at its final degree), the lookahead's checks, and the
-        mates above each leaving slot moved down one."""
-        nodes, ways = self.kept(step, nodes, nodes, ways)
-        if step.leaving and nodes.size:  # every int's new value, looked up in a small table
-            sh = self.shift
-            table = np.arange(int(nodes.max()) + 1, dtype=np.int64)
-            for s, _ in step.leaving:  # highest first
-                table -= ((table >> sh) > s + 1).astype(np.int64) << sh
-            nodes = table.take(nodes)
         return nodes, ways
 
 
@@ -140,9 +138,30 @@ def fine(degree: np.ndarray, allowed: frozenset[int], ok: np.ndarray | None) -> 
 
 def far_end(slot: int, degree: np.ndarray, mate: np.ndarray, most: int) -> np.ndarray:
     """The slot of the path's other open end seen from `slot` once linked (-1: none): the
-    node itself when it had no link and stays open, else its mate."""
+    node itself when it had no link and stays open, else its mate's slot."""
     itself = np.where(degree + 1 < most, slot, -1)
-    return np.where(degree == 0, itself, mate - 1)
+    return np.where(degree == 0, itself, mate)
+
+
+def mate_codes(steps: tuple[Step, ...]) -> list[tuple[np.ndarray, np.ndarray]]:
+    """For each step, each slot's code (after the nodes entering; one more entry, 0, for
+    slot -1) and each code's slot (-1 for code 0, none). A node's code is its rank among
+    the nodes entering, modulo the widest span of ranks a frontier holds, plus 1: distinct
+    within a frontier and the same while the node stays, so a leave moves no mate."""
+    frontiers, frontier, rank = [], [], 0
+    for step in steps:
+        frontier = frontier + list(range(rank, rank + len(step.entering)))
+        rank += len(step.entering)
+        frontiers.append(frontier)
+        frontier = [frontier[k] for k in step.keep]
+    span = max((max(f) - min(f) + 1 for f in frontiers if f), default=1)
+    out = []
+    for f in frontiers:
+        codes = np.array([r % span + 1 for r in f] + [0], dtype=np.int64)
+        slots = np.full(span + 1, -1, dtype=np.int64)
+        slots[codes[:-1]] = np.arange(len(f))
+        out.append((codes, slots))
+    return out
 
 
 def widened(nodes: np.ndarray, ways: np.ndarray) -> States:
@@ -152,37 +171,81 @@ def widened(nodes: np.ndarray, ways: np.ndarray) -> States:
     return nodes, ways
 
 
+def merged_parts(parts: list[tuple[np.ndarray, np.ndarray, np.ndarray | None]],
+                 rows: tuple[int, ...] | None) -> States:
+    """Equal states of several (frontier, N) arrays merged into one, each part's states
+    those its mask (None: all) keeps and of each only `rows` (None: all): the states are
+    packed from the parts in place and only the merged ones gathered (see `merged`)."""
+    rows = tuple(range(len(parts[0][0]))) if rows is None else rows
+    spans, words, ways, picks = [], [], [], []
+    tops = [0] * len(rows)
+    for nodes, _, _ in parts:
+        if nodes.shape[1]:
+            tops = [max(t, int(nodes[r].max())) for t, r in zip(tops, rows, strict=True)]
+    start = 0
+    for nodes, w, ok in parts:
+        pick = np.arange(nodes.shape[1]) if ok is None else np.flatnonzero(ok)
+        words.append(packed(nodes, rows, tops)[:, pick])
+        ways.append(w[pick])
+        picks.append(pick + start)
+        spans.append(start)
+        start += nodes.shape[1]
+    all_ways = np.concatenate(ways)
+    if len(all_ways) == 0 or not rows:
+        return (np.zeros((len(rows), min(len(all_ways), 1)), dtype=np.int64),
+                all_ways.sum(keepdims=True)[:len(all_ways)])
+    firsts, sums = grouped(np.concatenate(words, axis=1), all_ways)
+    cols = np.concatenate(picks)[firsts]
+    out = []
+    for (nodes, _, _), lo, hi in zip(parts, spans, [*spans[1:], start], strict=True):
+        mine = cols[(cols >= lo) & (cols < hi)] - lo
+        if len(mine):
+            out.append(nodes.take(mine, axis=1).take(rows, axis=0))
+    return np.hstack(out) if len(out) > 1 else out[0], sums
+
+
+def grouped(words: np.ndarray, ways: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The first column of each group of equal columns of `words`, in their first order,
+    and each group's sum of `ways`: sorted by a 64-bit hash, then split wherever two
+    neighbours differ (so a hash collision can only leave a state twice, never merge two)."""
+    order = np.argsort(words[0] if len(words) == 1 else MIX[:len(words)] @ words)
+    words, ways = words.take(order, axis=1), ways[order]
+    starts = np.flatnonzero(np.r_[True, (words[:, 1:] != words[:, :-1]).any(axis=0)])
+    firsts = order[starts]
+    back = np.argsort(firsts)  # the states kept in their first order: a gather that streams
+    return firsts[back], np.add.reduceat(ways, starts)[back]
+
+
 def merged(nodes: np.ndarray, ways: np.ndarray) -> States:
-    """Equal states merged into one, their counts summed: packed into a few int64 words,
-    sorted by a 64-bit hash of those, then split wherever two neighbours differ (so a hash
-    collision can only leave a state twice, never merge two); the states kept stay in the
-    order they came."""
+    """Equal states merged into one, their counts summed (packed into a few int64 words,
+    then `grouped`); the states kept stay in the order they came."""
     n = len(ways)
     if n == 0:
         return nodes, ways
     flat = nodes.reshape(-1, n)
     if len(flat) == 0:
         return nodes[..., :1], ways.sum(keepdims=True)
-    words = packed(flat)
-    order = np.argsort(words[0] if len(words) == 1 else MIX[:len(words)] @ words)
-    words, ways = words.take(order, axis=1), ways[order]
-    starts = np.flatnonzero(np.r_[True, (words[:, 1:] != words[:, :-1]).any(axis=0)])
-    firsts = order[starts]
-    back = np.argsort(firsts)  # the states kept in their first order: a gather that streams
-    flat = flat.take(firsts[back], axis=1)
-    return flat.reshape(*nodes.shape[:-1], len(starts)), np.add.reduceat(ways, starts)[back]
+    firsts, sums = grouped(packed(flat), ways)
+    return flat.take(firsts, axis=1).reshape(*nodes.shape[:-1], len(firsts)), sums
 
 
-def packed(flat: np.ndarray) -> np.ndarray:
-    """The rows of non-negative ints packed side by side into as few int64 words as their
-    widths allow (equal states, equal words)."""
-    words = [np.zeros(flat.shape[1], dtype=np.int64)]
-    used = 0
-    for row, top in zip(flat, flat.max(axis=1), strict=True):
+def packed(flat: np.ndarray, rows: tuple[int, ...] | None = None,
+           tops: list[int] | None = None) -> np.ndarray:
+    """The rows (those of `rows`, None: all) of non-negative ints, each at most its `tops`
+    (None: its max), packed side by side into as few int64 words as their widths allow
+    (equal states, equal words)."""
+    rows = tuple(range(len(flat))) if rows is None else rows
+    tops = [int(flat[r].max()) for r in rows] if tops is None else tops
+    words: list[np.ndarray] = []
+    used = 64
+    for r, top in zip(rows, tops, strict=True):
         width = int(top).bit_length()
+        if width == 0:
+            continue
         if used + width > 63:
-            words.append(np.zeros(flat.shape[1], dtype=np.int64))
-            used = 0
-        words[-1] |= row << used
-        used += width
-    return np.array(words)
+            words.append(flat[r].copy())
+            used = width
+        else:
+            words[-1] |= flat[r] << used
+            used += width
+    return np.array(words) if words else np.zeros((1, flat.shape[1]), dtype=np.int64)
