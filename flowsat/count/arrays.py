@@ -201,8 +201,7 @@ def merged_parts(parts: list[tuple[np.ndarray, np.ndarray, np.ndarray | None]],
     contiguous = rows == tuple(range(rows[0], rows[-1] + 1))
     for (nodes, _, _), lo, i, j in zip(parts, spans, cuts[:-1], cuts[1:], strict=True):
         if contiguous:  # a view: the leaving nodes are gathered never
-            np.take(nodes[rows[0]:rows[-1] + 1], cols[i:j] - lo, axis=1, out=out[:, i:j],
-                    mode="clip")
+            out[:, i:j] = nodes[rows[0]:rows[-1] + 1].take(cols[i:j] - lo, axis=1)
         else:
             out[:, i:j] = nodes.take(cols[i:j] - lo, axis=1)[list(rows)]
     return out, sums
