@@ -184,10 +184,14 @@ def merged_parts(parts: list[tuple[np.ndarray, np.ndarray, np.ndarray | None]],
             tops = [max(t, int(nodes[r].max())) for t, r in zip(tops, rows, strict=True)]
     start = 0
     for nodes, w, ok in parts:
-        pick = np.arange(nodes.shape[1]) if ok is None else np.flatnonzero(ok)
-        words.append(packed(nodes, rows, tops)[:, pick])
-        ways.append(w[pick])
-        picks.append(pick + start)
+        words.append(packed(nodes, rows, tops))
+        if ok is None:
+            ways.append(w)
+            picks.append(np.arange(start, start + nodes.shape[1]))
+        else:
+            words[-1] = words[-1].compress(ok, axis=1)
+            ways.append(w.compress(ok))
+            picks.append(np.flatnonzero(ok) + start)
         spans.append(start)
         start += nodes.shape[1]
     all_ways = np.concatenate(ways)
