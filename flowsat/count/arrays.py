@@ -23,6 +23,8 @@ from flowsat.puzzle.rules import Rules
 
 States = tuple[np.ndarray, np.ndarray]  # (..., frontier, N) int64 nodes, (N,) counts
 SAFE = float(2**60)  # a total of counts below this cannot overflow int64 in the next step
+NODE = np.int32  # a node's int (degree, color, mate code: far below 2^31): half the bytes
+# to move of an int64's
 MIX = np.random.default_rng(20161).integers(1, 2**62, size=256, dtype=np.int64) | 1
 # odd multipliers of a state's hash (fixed, so that a run is reproducible; int64 products wrap)
 
@@ -64,7 +66,7 @@ class ArraySweeper:
 
     def empty(self) -> np.ndarray:
         """The one state before the first step: an empty frontier."""
-        return np.zeros((0, 1), dtype=np.int64)
+        return np.zeros((0, 1), dtype=NODE)
 
     def count(self, value: int, status: str, start: float, seen: int) -> Count:
         self.stats.update(states=seen, total_s=round(time.perf_counter() - start, 6))
@@ -75,7 +77,7 @@ class ArraySweeper:
         nodes dropped."""
         if step.entering:
             new = np.array([self.plan.color.get(n, 0) << 2 for n in step.entering],
-                           dtype=np.int64)
+                           dtype=NODE)
             nodes = np.vstack([nodes, np.repeat(new[:, None], nodes.shape[1], axis=1)])
         linked, linked_ways = self.link(step, *self.codes[id(step)], nodes, ways)
         parts = [(nodes, ways, self.passing(step, nodes)),
@@ -196,11 +198,11 @@ def merged_parts(parts: list[tuple[np.ndarray, np.ndarray, np.ndarray | None]],
         start += nodes.shape[1]
     all_ways = np.concatenate(ways)
     if len(all_ways) == 0 or not rows:
-        return (np.zeros((len(rows), min(len(all_ways), 1)), dtype=np.int64),
+        return (np.zeros((len(rows), min(len(all_ways), 1)), dtype=parts[0][0].dtype),
                 all_ways.sum(keepdims=True)[:len(all_ways)])
     firsts, sums = grouped(np.concatenate(words, axis=1), all_ways)
     cols = np.concatenate(picks)[firsts]  # ascending: each part's in a run
-    out = np.empty((len(rows), len(cols)), dtype=np.int64)
+    out = np.empty((len(rows), len(cols)), dtype=parts[0][0].dtype)
     cuts = np.searchsorted(cols, [*spans, start])
     contiguous = rows == tuple(range(rows[0], rows[-1] + 1))
     for (nodes, _, _), lo, i, j in zip(parts, spans, cuts[:-1], cuts[1:], strict=True):
@@ -259,9 +261,9 @@ def packed(flat: np.ndarray, rows: tuple[int, ...] | None = None,
         if width == 0:
             continue
         if used + width > 63:
-            words.append(flat[r].copy())
+            words.append(flat[r].astype(np.int64))
             used = width
         else:
-            words[-1] |= flat[r] << used
+            words[-1] |= flat[r].astype(np.int64) << used
             used += width
     return np.array(words) if words else np.zeros((1, flat.shape[1]), dtype=np.int64)
