@@ -1,14 +1,15 @@
 """The frontier counter's sweep with a step's states as numpy arrays, for the self-touch rule:
 each step's moves and checks are array operations over all states at once, and equal states
 are merged by a sort. A state is a column (the arrays are frontier by states, so that a frontier
-node's ints over all states lie together). A frontier node is one int: its degree (2 bits), its
-path's color, and above them its *mate*, the slot + 1 of its path's other open end (0: none,
-the other end being a dot already full, or the node has no link yet). A full node keeps only
-its degree: only open ends carry their path. Since a node leaves the frontier only at its final
-degree (full, or empty), no mate points to a leaving node, so a leave just shifts the mates
-above it: no renumbering. Counts are int64 while their total is far from 2^63, then Python
-integers (an object array), exact at any size. Under no-self-touch, whose states also hold
-pairs of components, `apart.py` sweeps."""
+node's ints over all states lie together). A frontier node is one int (int32 while it fits:
+half the bytes to move): its degree (2 bits), its path's color, and above them its *mate*,
+the code of its path's other open end (0: none, the other end being a dot already full, or
+the node has no link yet; `mate_codes`: a code stays with its node while the node is on the
+frontier). A full node keeps only its degree: only open ends carry their path. Since a node
+leaves the frontier only at its final degree (full, or empty), no mate points to a leaving
+node, and a leave changes no other node's int: no renumbering. Counts are int64 while their
+total is far from 2^63, then Python integers (an object array), exact at any size. Under
+no-self-touch, whose states also hold pairs of components, `apart.py` sweeps."""
 
 from __future__ import annotations
 
@@ -21,10 +22,8 @@ from flowsat.count.sweep import COLORS, Step, sweep
 from flowsat.puzzle.model import Puzzle
 from flowsat.puzzle.rules import Rules
 
-States = tuple[np.ndarray, np.ndarray]  # (..., frontier, N) int64 nodes, (N,) counts
+States = tuple[np.ndarray, np.ndarray]  # (..., frontier, N) nodes' ints, (N,) counts
 SAFE = float(2**60)  # a total of counts below this cannot overflow int64 in the next step
-NODE = np.int32  # a node's int (degree, color, mate code: far below 2^31): half the bytes
-# to move of an int64's
 MIX = np.random.default_rng(20161).integers(1, 2**62, size=256, dtype=np.int64) | 1
 # odd multipliers of a state's hash (fixed, so that a run is reproducible; int64 products wrap)
 
@@ -40,8 +39,10 @@ class ArraySweeper:
         self.end = None if limits.timeout is None else time.perf_counter() + limits.timeout
         self.cap = state_cap(limits)
         self.stats: dict = {"steps": len(self.plan.steps), "most_states": 1, "arrays": True}
-        self.codes = dict(zip(map(id, self.plan.steps), mate_codes(self.plan.steps),
-                              strict=True))
+        codes = mate_codes(self.plan.steps)
+        self.codes = dict(zip(map(id, self.plan.steps), codes, strict=True))
+        widest = max((len(slots) for _, slots in codes), default=1) << self.shift
+        self.node = np.int32 if widest < 2**31 else np.int64  # a node's int's type
 
     def run(self) -> Count:
         """The exact count, or a stop (timeout, memory) with no bound but 0."""
@@ -66,7 +67,7 @@ class ArraySweeper:
 
     def empty(self) -> np.ndarray:
         """The one state before the first step: an empty frontier."""
-        return np.zeros((0, 1), dtype=NODE)
+        return np.zeros((0, 1), dtype=self.node)
 
     def count(self, value: int, status: str, start: float, seen: int) -> Count:
         self.stats.update(states=seen, total_s=round(time.perf_counter() - start, 6))
@@ -77,7 +78,7 @@ class ArraySweeper:
         nodes dropped."""
         if step.entering:
             new = np.array([self.plan.color.get(n, 0) << 2 for n in step.entering],
-                           dtype=NODE)
+                           dtype=self.node)
             nodes = np.vstack([nodes, np.repeat(new[:, None], nodes.shape[1], axis=1)])
         linked, linked_ways = self.link(step, *self.codes[id(step)], nodes, ways)
         parts = [(nodes, ways, self.passing(step, nodes)),
