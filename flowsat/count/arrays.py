@@ -223,9 +223,13 @@ def grouped(words: np.ndarray, ways: np.ndarray) -> tuple[np.ndarray, np.ndarray
     n = words.shape[1]
     low = (1 << max(n - 1, 1).bit_length()) - 1
     keys = MIX[:len(words)] @ words  # (the high bits mixed from every bit)
-    order = np.sort((keys & ~low) | np.arange(n, dtype=np.int64)) & low
-    words, ways = words.take(order, axis=1), ways[order]
-    starts = np.flatnonzero(np.r_[True, (words[:, 1:] != words[:, :-1]).any(axis=0)])
+    ranked = np.sort((keys & ~low) | np.arange(n, dtype=np.int64))
+    order, ways = ranked & low, ways[ranked & low]
+    differ = ((ranked[1:] ^ ranked[:-1]) & ~low) != 0  # another hash: another state
+    same = np.flatnonzero(~differ)  # one hash: the words say (rarely two states)
+    differ[same] = (words.take(order[same], axis=1) != words.take(order[same + 1], axis=1)
+                    ).any(axis=0)
+    starts = np.flatnonzero(np.r_[True, differ])
     firsts = order[starts]
     seen = np.zeros(n, dtype=bool)  # the states kept in their first order: a gather that
     seen[firsts] = True             # streams (a scatter: cheaper than an argsort)
