@@ -207,7 +207,7 @@ def merged_parts(parts: list[tuple[np.ndarray, np.ndarray, np.ndarray | None]],
     cuts = np.searchsorted(cols, [*spans, start])
     contiguous = rows == tuple(range(rows[0], rows[-1] + 1))
     for (nodes, _, _), lo, i, j in zip(parts, spans, cuts[:-1], cuts[1:], strict=True):
-        if contiguous:  # a view: the leaving nodes are gathered never
+        if contiguous:  # a view: the leaving nodes are never gathered
             out[:, i:j] = nodes[rows[0]:rows[-1] + 1].take(cols[i:j] - lo, axis=1)
         else:
             out[:, i:j] = nodes.take(cols[i:j] - lo, axis=1)[list(rows)]
