@@ -304,6 +304,31 @@ def test_the_no_self_touch_array_sweep_counts_as_the_dict_sweep(seed, kind, colo
         assert got.exact and got.value == want.value, (kind, puzzle.rows, rules)
 
 
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32), st.sampled_from(["square", "hex", "holes", "walls", "warps",
+                                               "bridges"]), st.booleans())
+def test_mate_codes_are_distinct_in_a_frontier_and_kept_while_a_node_stays(seed, kind,
+                                                                           fill_all):
+    """The self-touch sweep names a mate by a code, not its slot, so that a leave moves no
+    mate: within each frontier the codes differ, each code's slot is its node's, and a
+    node keeps its code from step to step."""
+    from flowsat.count.arrays import mate_codes
+    from flowsat.count.sweep import sweep
+
+    rng = random.Random(seed)
+    puzzle = random_puzzle(rng, random_board(rng, kind), 2)
+    if puzzle is None:
+        return
+    steps = sweep(puzzle, Rules(True, fill_all)).steps
+    before: list[int] = []
+    for step, (codes, slots) in zip(steps, mate_codes(steps), strict=True):
+        now = [int(c) for c in codes[:-1]]
+        assert codes[-1] == 0 and slots[0] == -1 and 0 not in now
+        assert len(set(now)) == len(now) and [slots[c] for c in now] == list(range(len(now)))
+        assert now[:len(before)] == before  # the nodes staying, then those entering
+        before = [now[k] for k in step.keep]
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.integers(0, 2**32), st.integers(0, 5), st.integers(1, 60), st.integers(0, 62))
 def test_merging_states_sums_the_counts_of_equal_ones(seed, width, n, bits):
