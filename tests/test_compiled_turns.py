@@ -142,14 +142,16 @@ def test_unit_propagation_reaches_what_the_per_puzzle_clauses_reach(present, dat
 def test_compiled_boards_with_the_rows_solve_every_solvable_puzzle(seed, rules):
     """Puzzles cut from random fillings of one board (solvable), the turn rows and theirs
     stated on every board: the compiled route solves each (its answer checked); the
-    board's first puzzle is encoded alone, and a later one may be too (other code bits)."""
+    board's first puzzle is encoded alone, and a later one may be too (other code bits, or
+    under self-touch a puzzle the touch-free try answers): puzzles are cut until two of
+    them took the compiled route (at most 30; in 150 seeds the first came by the fifth)."""
     rng = random.Random(seed)
     kept = Kept()
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(board_cnf, "TURNS_OVER", 0)
         routes = []
         try:
-            for _ in range(4):
+            while routes.count("compiled") < 2 and len(routes) < 30:
                 paths = random_filling(7, 7, rng, mean_length=rng.choice((3, 5, 9)),
                                        allow_self_touch=rules.self_touch)
                 result = solve(puzzle_of(paths, 7, 7), "sat", rules=rules, kept=kept)

@@ -9,6 +9,7 @@ import os
 import random
 import re
 import subprocess
+from collections.abc import Iterable
 from pathlib import Path
 
 import numpy as np
@@ -30,17 +31,18 @@ DDNUMLIN = Path(os.environ.get("FLOWSAT_DDNUMLIN", ROOT.parent / "anchors-bin" /
 LABELS = "ABCDEFGH"
 
 
-SHARP_SAT_S = 3.0  # Ganak on the order encoding can take long on a board of 16 cells: it is
+SHARP_SAT_S = 1.0  # Ganak on the order encoding can take seconds on a board of 16 cells: it is
 # compared where it finishes (frontier and enumerate must finish these small boards)
 
 
 LIMIT = 1000  # enumeration's pace: counts are compared up to this many
 
 
-def every_count(puzzle: Puzzle, rules: Rules) -> dict[str, int]:
+def every_count(puzzle: Puzzle, rules: Rules, names: Iterable[str] = REGISTRY
+                ) -> dict[str, int]:
     """Each counter's count up to LIMIT, sharp-sat's only when it finished in time."""
     found = {}
-    for name in REGISTRY:
+    for name in names:
         c = count(puzzle, rules, name, limit=LIMIT,
                   limits=Limits(SHARP_SAT_S if name == "sharp-sat" else 60))
         assert c.status != "timeout" or name == "sharp-sat", (name, puzzle.rows)
@@ -109,14 +111,15 @@ def test_the_counters_agree_on_puzzles_cut_from_fillings(height, width, seed, to
 @pytest.mark.parametrize("file", ["kinds/square.txt", "kinds/hex.txt",
                                   "kinds/handmade/no_touch.txt"])
 def test_the_counters_agree_on_the_kinds_of_the_corpus(file):
+    """Every counter under the default rules; under the looser ones all but sharp-sat, whose
+    Ganak takes seconds on these 25-cell boards there (it is compared under every rule set
+    on the random boards above)."""
+    looser = [name for name in REGISTRY if name != "sharp-sat"]
     for puzzle in read_puzzles(PUZZLES / file):
-        if puzzle.board.size > 40:  # the larger ones: the default rules only
-            rules, names = RULES[:1], list(REGISTRY)
-        else:
-            rules, names = RULES, list(REGISTRY)
+        rules = RULES[:1] if puzzle.board.size > 40 else RULES  # the larger: default only
         for r in rules:
-            found = every_count(puzzle, r)
-            assert names[0] in found and len(set(found.values())) == 1, (puzzle.name, r, found)
+            found = every_count(puzzle, r, REGISTRY if r == RULES[0] else looser)
+            assert "frontier" in found and len(set(found.values())) == 1, (puzzle.name, r, found)
 
 
 def ddnumlin(puzzle: Puzzle, fill_all: bool, tmp: Path) -> int:
