@@ -10,7 +10,11 @@ board of `flowsat generate --shape spiral` and its unsolvable twin, `--size` N x
 run time by `flowsat.generate.spiral`),
 `zucker` (the 28 solvable puzzles of `../shared/puzzles/zucker/`), `mid` (the boards of both
 8 to 36 wide, 8 to 20 high, with up to 40 pairs), `packs` (the Numberlink files given by
-`--pack`, as one set: e.g. packs of levels made by `flowsat generate`).
+`--pack`, as one set: e.g. packs of levels made by `flowsat generate`), `levels` (`--levels`
+N levels, 5,571 by default as in the game's plain levels that `packs` stands in for, an equal
+share of each square size from 5x5 to 14x14, made by the `flowsat` on PATH with fixed seeds
+and kept in the temporary folder for the next runs: in one process start-up is spread over
+as many puzzles as in the real set).
 
 Each run of a set is one process per program over the whole set: the Go Numberlink solver
 (`/work/anchors-bin/numberlink`, the set on stdin), `flowsat solve --format json` (the set as
@@ -113,7 +117,25 @@ SETS: dict[str, Callable[[argparse.Namespace], list[Board]]] = {
                       if 8 <= len(b[1][0]) <= 36 and 8 <= len(b[1]) <= 20
                       and pairs(b[1]) <= MID_PAIRS],
     "packs": lambda a: [b for f in a.pack for b in numberlink_boards(Path(f))],
+    "levels": lambda a: levels(a.levels),
 }
+LEVEL_SIZES = range(5, 15)  # the `levels` set: square boards of these sides, an equal share
+
+
+def levels(count: int) -> list[Board]:
+    """`count` levels made by `flowsat generate` (seed 1 on, per size), kept in a file of the
+    temporary folder once made."""
+    path = Path(tempfile.gettempdir()) / f"flowsat-race-levels-{count}.txt"
+    if not path.exists():
+        share = [count // len(LEVEL_SIZES) + (k < count % len(LEVEL_SIZES))
+                 for k in range(len(LEVEL_SIZES))]
+        made = [subprocess.run(["flowsat", "generate", "--size", f"{n}x{n}", "--count", str(k),
+                                "--seed", "1", "--format", "numberlink"], check=True,
+                               capture_output=True, text=True).stdout
+                for n, k in zip(LEVEL_SIZES, share, strict=True)]
+        path.with_suffix(".part").write_text("".join(made))
+        path.with_suffix(".part").rename(path)
+    return list(numberlink_boards(path))
 MID_PAIRS = 40  # the `mid` set: boards 8 to 36 wide, 8 to 20 high, up to this many pairs
 
 
@@ -213,6 +235,8 @@ def main() -> int:
     parser.add_argument("--pack", action="append", default=[], metavar="FILE",
                         help="a Numberlink file of the `packs` set (e.g. made by `flowsat "
                              "generate --format numberlink`), repeated for more")
+    parser.add_argument("--levels", type=int, default=5571,
+                        help="levels in the `levels` set (default: as many as the game's)")
     parser.add_argument("--also", action="append", default=[], metavar="NAME=FLOWSAT",
                         help="another flowsat program to race, under a name")
     parser.add_argument("--flowsat-args", default="", help="more flowsat solve arguments")
