@@ -134,27 +134,30 @@ def right_by_cells(puzzle: Puzzle, paths: Paths, rules: Rules) -> bool:
     every cell is taken (fill-all); no self-touch: the links with both cells on one path
     (`Grid.apart`) are its steps, no more."""
     dots = puzzle.dots
-    if set(paths) != set(dots):
+    if paths.keys() != dots.keys():
         return False
     g, width = grid(puzzle.board), puzzle.width
-    bit = g.bit
-    ends = [bit[r * width + c] | bit[s * width + t] for (r, c), (s, t) in dots.values()]
+    bit, near, number = g.bit.__getitem__, g.near.__getitem__, g.by_id.__getitem__
+    apart = () if rules.self_touch else g.apart
+    ends = [bit(r * width + c) | bit(s * width + t) for (r, c), (s, t) in dots.values()]
     taken = sum(ends, g.holes)  # (the dots: distinct cells, no holes)
     steps = inside = 0
-    for color, end in zip(dots, ends, strict=True):
-        numbers = cell_numbers(g, paths[color])
+    for path, end in zip(map(paths.__getitem__, dots), ends, strict=True):
+        try:  # (the board's own cell tuples, known by identity, inline: the usual case)
+            numbers = list(map(number, map(id, path)))
+        except KeyError:
+            numbers = cell_numbers(g, path)
         if numbers is None or len(numbers) < 2:
             return False
-        on = sum(map(bit.__getitem__, numbers))  # as many bits as cells: no cell twice
-        if (bit[numbers[0]] | bit[numbers[-1]] != end or on.bit_count() != len(numbers)
-                or on & taken != end or not all(map(contains, map(g.near.__getitem__, numbers),
-                                                        numbers[1:]))):
+        on = sum(map(bit, numbers))  # as many bits as cells: no cell twice
+        if (bit(numbers[0]) | bit(numbers[-1]) != end or on.bit_count() != len(numbers)
+                or on & taken != end or not all(map(contains, map(near, numbers),
+                                                    numbers[1:]))):
             return False
         taken |= on
         steps += len(numbers) - 1
-        if not rules.self_touch:
-            for d, first in g.apart:
-                inside += (on & on >> d & first).bit_count()
+        for d, first in apart:
+            inside += (on & on >> d & first).bit_count()
     return (taken == g.full or not rules.fill_all) and (rules.self_touch or inside == steps)
 
 

@@ -22,6 +22,7 @@ from flowsat.generate.cover import random_level
 from flowsat.puzzle import Board, Puzzle, Rules
 from flowsat.puzzle.model import CellPath, solution_grid
 from flowsat.result import Result, record_json, record_line, to_record
+from flowsat.result import encoder as record_encoder
 from flowsat.sat import encoder
 from flowsat.sat.bulk import chains, links_in
 from flowsat.sat.deduce import OFF, ON, deduce, propagated
@@ -170,6 +171,20 @@ def test_a_record_is_written_as_json_writes_it(paths, before, after):
     record = {**before, "paths": paths, **after}
     with patch("flowsat.result.ARRAYS_FROM", 0):  # numpy's way, on paths of any size
         assert record_json(record) == json.dumps(record, separators=(",", ":"))
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=4),
+    lambda inner: st.lists(inner, max_size=3) | st.tuples(inner, inner)
+    | st.dictionaries(st.text(max_size=3), inner, max_size=3), max_leaves=12)
+
+
+@settings(max_examples=150, deadline=None)
+@given(value=json_values)
+def test_the_record_writer_writes_what_json_dumps_writes(value):
+    """json's C encoder, made once, as `json.dumps` makes one a call (floats, NaN, tuples,
+    text of any kind, at any depth)."""
+    assert record_encoder()(value) == json.dumps(value, separators=(",", ":"))
 
 
 @settings(max_examples=60, deadline=None)

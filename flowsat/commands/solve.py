@@ -245,7 +245,7 @@ def solve(
         text = shown(item, result, backend, fmt, color, quiet, rules, note)
         return (Result(result.status) if lean else result), replay, text
 
-    worst, noted = 0, False
+    worst, noted, asked = 0, False, described(options)
     with closing(answers(items, work, workers, kept and kept.start)) as answered:
         for item, done in answered:
             if not noted and getattr(item, "format", None) == "puzzlink":
@@ -254,9 +254,9 @@ def solve(
                 typer.echo(nikoli_note(rules), err=True)
                 noted = True
             result, replay, text = (item, None, None) if isinstance(item, PuzzleError) else \
-                settled(item, done, described(options))
+                settled(item, done, asked)
             if isinstance(result, PuzzleError):  # a bad puzzle, a --hint file that does not fit
-                report_error(result, fmt, backend, rules, described(options))
+                report_error(result, fmt, backend, rules, asked)
                 worst = max(worst, EXIT["input"])
                 continue
             solution = result.paths if result.status == "solved" else None

@@ -14,6 +14,7 @@ when no solver is given, and another one is a usage error (`wrong_solver`).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from importlib import import_module
 from typing import NamedTuple
 
@@ -126,6 +127,7 @@ def needed_solver(spec: object) -> str | None:
     return next((c.solver for c in chosen(spec) if c.solver), None)
 
 
+@lru_cache(maxsize=64)  # (asked by every search: a run's few specs and solvers)
 def wrong_solver(spec: object, solver: str) -> str | None:
     """Why the spec's choices do not run on `solver` (a PySAT name), if they do not."""
     needing = next((c for c in chosen(spec) if c.solver not in ("", solver)), None)
