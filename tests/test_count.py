@@ -425,7 +425,7 @@ def test_auto_races_enumerate_and_the_frontier_once_enumerate_is_not_quick(monke
     quick = count(Puzzle.from_text("A.A / B.B"), Rules(), "auto")  # no race: enumerate alone
     assert (quick.value, quick.stats["answered_by"], "raced" in quick.stats) == (
         1, "enumerate", False)
-    monkeypatch.setattr(auto, "QUICK_S", 0.0)
+    monkeypatch.setattr(auto, "QUICK_TOUCH_S", 0.0)
     puzzle = Puzzle.from_text(OPEN)
     found = count(puzzle, Rules(True, False), "auto")
     assert found.counter == "auto" and found.exact
@@ -440,7 +440,7 @@ def test_auto_raises_what_a_raced_counter_raised(monkeypatch):
     def broken(*_):
         raise RuntimeError("a solution failed the checker")
 
-    monkeypatch.setattr(auto, "QUICK_S", 0.0)
+    monkeypatch.setattr(auto, "QUICK_TOUCH_S", 0.0)
     monkeypatch.setattr(FrontierCounter, "count", broken)
     with pytest.raises(RuntimeError, match="checker"):
         count(Puzzle.from_text(OPEN), Rules(True, False), "auto", limits=Limits(30))
