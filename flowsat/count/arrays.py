@@ -175,6 +175,7 @@ def raced(puzzle: Puzzle, rules: Rules, limits: Limits,
         dropped += sum(s.seen for s in both if s not in kept)
         both = kept
     winner = both[0]
+    dropped += sum(s.seen for s in both[1:])  # (small boards: both swept to the end)
     winner.progress = progress
     winner.stats.update(backward=winner.backward, raced_states=dropped)
     return winner.run(start)
