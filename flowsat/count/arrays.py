@@ -8,8 +8,11 @@ the node has no link yet; `mate_codes`: a code stays with its node while the nod
 frontier). A full node keeps only its degree: only open ends carry their path. Since a node
 leaves the frontier only at its final degree (full, or empty), no mate points to a leaving
 node, and a leave changes no other node's int: no renumbering. Counts are int64 while their
-total is far from 2^63, then Python integers (an object array), exact at any size. Under
-no-self-touch, whose states also hold pairs of components, `apart.py` sweeps."""
+total is far from 2^63, then Python integers (an object array), exact at any size. Which end
+of the board to sweep from decides between a few and many states (dead ones, that the part
+still to sweep will kill) and cannot be told from the board: `raced` sweeps from both ends
+in turn and goes on with the one that keeps fewer. Under no-self-touch, whose states also
+hold pairs of components, `apart.py` sweeps."""
 
 from __future__ import annotations
 
