@@ -282,8 +282,34 @@ def test_the_array_sweep_counts_as_the_dict_sweep(seed, kind, colors, fill_all):
     if puzzle is not None:
         rules = Rules(True, fill_all)
         want = Sweeper(puzzle, rules, Limits(60)).run()
-        got = ArraySweeper(puzzle, rules, Limits(60)).run()
-        assert got.exact and got.value == want.value, (kind, puzzle.rows, rules)
+        for backward in (False, True):  # the sweep from either end of the board
+            got = ArraySweeper(puzzle, rules, Limits(60), None, backward).run()
+            assert got.exact and got.value == want.value, (kind, puzzle.rows, rules, backward)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32), st.sampled_from(["square", "hex", "holes", "walls", "warps",
+                                               "bridges"]),
+       st.integers(1, 4), st.booleans(), st.floats(1.0, 2.0), st.integers(0, 3))
+def test_the_raced_sweeps_count_as_the_dict_sweep(seed, kind, colors, fill_all, factor,
+                                                  budget):
+    """The self-touch count races the sweeps from both ends of the board and goes on with
+    the one that keeps fewer states: whichever it keeps, wherever it drops the other (the
+    race's bounds made small here, so that it drops one early), the count is the same."""
+    from unittest import mock
+
+    from flowsat.count import arrays
+    from flowsat.count.frontier import Sweeper
+
+    rng = random.Random(seed)
+    puzzle = random_puzzle(rng, random_board(rng, kind), colors)
+    if puzzle is None:
+        return
+    rules = Rules(True, fill_all)
+    want = Sweeper(puzzle, rules, Limits(60)).run()
+    with mock.patch.multiple(arrays, RACE_FACTOR=factor, RACE_SLACK=0, RACE_BUDGET=budget):
+        got = arrays.raced(puzzle, rules, Limits(60))
+    assert got.exact and got.value == want.value, (kind, puzzle.rows, rules)
 
 
 @settings(max_examples=60, deadline=None)
@@ -399,7 +425,7 @@ def test_auto_races_enumerate_and_the_frontier_once_enumerate_is_not_quick(monke
     quick = count(Puzzle.from_text("A.A / B.B"), Rules(), "auto")  # no race: enumerate alone
     assert (quick.value, quick.stats["answered_by"], "raced" in quick.stats) == (
         1, "enumerate", False)
-    monkeypatch.setattr(auto, "QUICK_S", 0.0)
+    monkeypatch.setattr(auto, "QUICK_TOUCH_S", 0.0)
     puzzle = Puzzle.from_text(OPEN)
     found = count(puzzle, Rules(True, False), "auto")
     assert found.counter == "auto" and found.exact
@@ -414,7 +440,7 @@ def test_auto_raises_what_a_raced_counter_raised(monkeypatch):
     def broken(*_):
         raise RuntimeError("a solution failed the checker")
 
-    monkeypatch.setattr(auto, "QUICK_S", 0.0)
+    monkeypatch.setattr(auto, "QUICK_TOUCH_S", 0.0)
     monkeypatch.setattr(FrontierCounter, "count", broken)
     with pytest.raises(RuntimeError, match="checker"):
         count(Puzzle.from_text(OPEN), Rules(True, False), "auto", limits=Limits(30))

@@ -8,8 +8,11 @@ the node has no link yet; `mate_codes`: a code stays with its node while the nod
 frontier). A full node keeps only its degree: only open ends carry their path. Since a node
 leaves the frontier only at its final degree (full, or empty), no mate points to a leaving
 node, and a leave changes no other node's int: no renumbering. Counts are int64 while their
-total is far from 2^63, then Python integers (an object array), exact at any size. Under
-no-self-touch, whose states also hold pairs of components, `apart.py` sweeps."""
+total is far from 2^63, then Python integers (an object array), exact at any size. Which end
+of the board to sweep from decides between a few and many states (dead ones, that the part
+still to sweep will kill) and cannot be told from the board: `raced` sweeps from both ends
+in turn and goes on with the one that keeps fewer. Under no-self-touch, whose states also
+hold pairs of components, `apart.py` sweeps."""
 
 from __future__ import annotations
 
@@ -32,8 +35,8 @@ class ArraySweeper:
     """One count's run under self-touch, a step's states as arrays (see the module)."""
 
     def __init__(self, puzzle: Puzzle, rules: Rules, limits: Limits,
-                 progress: Progress | None = None):
-        self.plan = sweep(puzzle, rules)
+                 progress: Progress | None = None, backward: bool = False):
+        self.plan, self.backward = sweep(puzzle, rules, backward), backward
         self.shift = 2 + max(len(puzzle.dots), 1).bit_length()
         self.progress = progress
         self.end = None if limits.timeout is None else time.perf_counter() + limits.timeout
@@ -43,34 +46,50 @@ class ArraySweeper:
         self.codes = dict(zip(map(id, self.plan.steps), codes, strict=True))
         widest = max((len(slots) for _, slots in codes), default=1) << self.shift
         self.node = np.int32 if widest < 2**31 else np.int64  # a node's int's type
+        self.states: States | None = None  # after the steps `done` (None: before the first)
+        self.done = self.seen = 0
 
-    def run(self) -> Count:
-        """The exact count, or a stop (timeout, memory) with no bound but 0."""
-        start = time.perf_counter()
-        seen = 0
+    def run(self, start: float | None = None) -> Count:
+        """The exact count, or a stop (timeout, memory) with no bound but 0: the steps left
+        swept (all of them, unless `raced` swept some)."""
+        start = time.perf_counter() if start is None else start
         if self.plan.impossible:
-            return self.count(0, "counted", start, seen)
-        states: States = (self.empty(), np.array([1], dtype=np.int64))
-        for k, step in enumerate(self.plan.steps):
-            states = self.advance(*widened(*states), step)
-            n = len(states[1])
-            seen += n
-            self.stats["most_states"] = max(self.stats["most_states"], n)
+            return self.count(0, "counted", start)
+        steps = len(self.plan.steps)
+        while self.done < steps:
+            n = self.step()
             if self.progress:
-                self.progress(k + 1, len(self.plan.steps), n)
-            stop = ("timeout" if self.end is not None and time.perf_counter() > self.end
-                    else "limit" if n > self.cap else None)
-            if stop and k + 1 < len(self.plan.steps):
-                self.stats["stopped_at_step"] = k
-                return self.count(0, stop, start, seen)
-        return self.count(int(sum(states[1].tolist())), "counted", start, seen)
+                self.progress(self.done, steps, n)
+            if (stop := self.stopped(n)) and self.done < steps:
+                return self.count(0, stop, start)
+        return self.count(int(sum(self.states[1].tolist())), "counted", start)
+
+    def step(self) -> int:
+        """One more step swept: the states after it."""
+        if self.states is None:
+            self.states = (self.empty(), np.array([1], dtype=np.int64))
+        self.states = self.advance(*widened(*self.states), self.plan.steps[self.done])
+        self.done += 1
+        n = len(self.states[1])
+        self.seen += n
+        self.stats["most_states"] = max(self.stats["most_states"], n)
+        return n
+
+    def stopped(self, n: int) -> str | None:
+        """Why the sweep stops after a step of `n` states (the timeout, the memory cap), if
+        it does."""
+        stop = ("timeout" if self.end is not None and time.perf_counter() > self.end
+                else "limit" if n > self.cap else None)
+        if stop:
+            self.stats["stopped_at_step"] = self.done - 1
+        return stop
 
     def empty(self) -> np.ndarray:
         """The one state before the first step: an empty frontier."""
         return np.zeros((0, 1), dtype=self.node)
 
-    def count(self, value: int, status: str, start: float, seen: int) -> Count:
-        self.stats.update(states=seen, total_s=round(time.perf_counter() - start, 6))
+    def count(self, value: int, status: str, start: float) -> Count:
+        self.stats.update(states=self.seen, total_s=round(time.perf_counter() - start, 6))
         return Count(value, status == "counted", status, self.stats)  # type: ignore[arg-type]
 
     def advance(self, nodes: np.ndarray, ways: np.ndarray, step: Step) -> States:
@@ -130,6 +149,39 @@ class ArraySweeper:
         if step.leaving:
             nodes = nodes.take(step.keep, axis=-2)
         return nodes, ways
+
+
+RACE_FACTOR = 1.5  # a sweep with this many times the other's states so far (and RACE_SLACK
+RACE_SLACK = 10_000  # more: small boards race on) is dropped
+RACE_BUDGET = 1_000_000  # past this many states so far, the sweep with fewer goes on alone
+
+
+def raced(puzzle: Puzzle, rules: Rules, limits: Limits,
+          progress: Progress | None = None) -> Count:
+    """The count by the sweep from whichever end of the board keeps fewer states, which the
+    board does not tell (docs/counting.md): the sweeps from both ends step by step in turn,
+    until one has RACE_FACTOR times the other's states so far (and RACE_SLACK more), or
+    the fewer pass RACE_BUDGET; the one left goes on alone."""
+    start = time.perf_counter()
+    both = [ArraySweeper(puzzle, rules, limits, None, backward) for backward in (False, True)]
+    steps, dropped = len(both[0].plan.steps), 0
+    while len(both) > 1 and both[0].done < steps and not both[0].plan.impossible:
+        n = max(s.step() for s in both)
+        if progress:
+            progress(both[0].done, steps, n)
+        if (stop := both[0].stopped(n)) and both[0].done < steps:
+            return both[0].count(0, stop, start)
+        fewer = min(s.seen for s in both)
+        kept = [s for s in both if s.seen <= RACE_FACTOR * fewer + RACE_SLACK]
+        if len(kept) > 1 and fewer > RACE_BUDGET:
+            kept = [min(kept, key=lambda s: s.seen)]
+        dropped += sum(s.seen for s in both if s not in kept)
+        both = kept
+    winner = both[0]
+    dropped += sum(s.seen for s in both[1:])  # (small boards: both swept to the end)
+    winner.progress = progress
+    winner.stats.update(backward=winner.backward, raced_states=dropped)
+    return winner.run(start)
 
 
 def fine(degree: np.ndarray, allowed: frozenset[int], ok: np.ndarray | None) -> np.ndarray:

@@ -39,8 +39,9 @@ class Sweep:
     impossible: bool
 
 
-def sweep(puzzle: Puzzle, rules: Rules) -> Sweep:
-    """The edges in order along the board's shorter side, with what enters and leaves."""
+def sweep(puzzle: Puzzle, rules: Rules, backward: bool = False) -> Sweep:
+    """The edges in order along the board's shorter side (`backward`: from the other end,
+    the last cell first), with what enters and leaves."""
     from flowsat.sat.encoder import graph
 
     g = graph(puzzle.board)
@@ -52,7 +53,7 @@ def sweep(puzzle: Puzzle, rules: Rules) -> Sweep:
         r, c = divmod(g.home[node], w)
         return (r, c, node) if across else (c, r, node)
 
-    order = {n: k for k, n in enumerate(sorted(g.nodes, key=place))}
+    order = {n: k for k, n in enumerate(sorted(g.nodes, key=place, reverse=backward))}
     edges = sorted((tuple(sorted(e, key=order.__getitem__)) for e in g.edges),
                    key=lambda e: (order[e[0]], order[e[1]]))
     last = {n: k for k, e in enumerate(edges) for n in e}
