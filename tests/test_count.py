@@ -429,6 +429,7 @@ def test_enumerate_proves_on_cadical_where_cells_may_stay_empty_and_on_glucose_e
     on_cadical = count(puzzle, Rules(False, False), "enumerate")
     assert on_cadical.exact and on_cadical.value == count(puzzle, Rules(False, False),
                                                           "frontier").value
+    assert on_cadical.stats["solver_options"] == {"stabilize": 0, "walk": 0}  # focused mode
 
 
 OPEN = "A..... / ...... / ...... / ...... / ...... / .....A"  # millions of paths, cells free
