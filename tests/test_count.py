@@ -334,6 +334,47 @@ def test_the_no_self_touch_array_sweep_counts_as_the_dict_sweep(seed, kind, colo
 
 
 @settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32), st.integers(4, 6), st.integers(4, 6), st.integers(3, 8),
+       st.booleans())
+def test_the_crossing_check_keeps_the_count_on_plain_boards(seed, height, width, colors,
+                                                            cut):
+    """Where cells may stay empty on a plain grid, the no-self-touch array sweep drops the
+    states in which two colors' open ends alternate along the frontier (`apart.crossing`);
+    the dict sweep, which has no such check, is its reference. Many colors, so that pairs
+    of chords are common; half the puzzles cut from fillings, so that most have solutions."""
+    from flowsat.count.apart import ApartSweeper
+    from flowsat.count.frontier import Sweeper
+
+    rng = random.Random(seed)
+    puzzle = (puzzle_of(random_filling(height, width, rng, 3.0, False), height, width) if cut
+              else random_puzzle(rng, Board.square(width, height), colors))
+    if puzzle is not None:
+        rules = Rules(False, False)
+        want = Sweeper(puzzle, rules, Limits(60)).run()
+        got = ApartSweeper(puzzle, rules, Limits(60)).run()
+        assert got.exact and got.value == want.value, puzzle.rows
+
+
+def test_crossing_finds_two_colors_alternating_unless_a_loose_path_passes_over():
+    """Open ends a, b, a, b along the frontier cannot both be joined; a, b, b, a can; a
+    loose path (no color) with an open end between its two ends may carry one over the
+    other, one whose ends are side by side may not."""
+    from flowsat.count.apart import crossing
+
+    def crosses(line: str) -> bool:
+        """`line`: a frontier's open ends in order, a letter a color, L a loose path's."""
+        node = np.array([[1 | (0 if c == "L" else ord(c) - 96) << 2] for c in line])
+        comp = np.array([[1 << (0 if c == "L" else k + 1)] for k, c in enumerate(line)])
+        dot = np.zeros((len(line), 1), dtype=bool)
+        return bool(crossing(node, comp, dot, np.arange(len(line)))[0])
+
+    assert crosses("abab") and crosses("abcbca") and crosses("abcab") and crosses("aLLbab")
+    assert crosses("LababL")  # the loose path's ends side by side round the line's ends
+    assert not crosses("abba") and not crosses("abcba") and not crosses("aLbLab")
+    assert not crosses("aLbaLb") and not crosses("LabaLb")
+
+
+@settings(max_examples=40, deadline=None)
 @given(st.integers(0, 2**32), st.sampled_from(["square", "hex", "holes", "walls", "warps",
                                                "bridges"]), st.booleans())
 def test_mate_codes_are_distinct_in_a_frontier_and_kept_while_a_node_stays(seed, kind,
@@ -414,6 +455,7 @@ def test_enumerate_proves_on_cadical_where_cells_may_stay_empty_and_on_glucose_e
     on_cadical = count(puzzle, Rules(False, False), "enumerate")
     assert on_cadical.exact and on_cadical.value == count(puzzle, Rules(False, False),
                                                           "frontier").value
+    assert on_cadical.stats["solver_options"] == {"stabilize": 0, "walk": 0}  # focused mode
 
 
 OPEN = "A..... / ...... / ...... / ...... / ...... / .....A"  # millions of paths, cells free

@@ -16,6 +16,9 @@ from flowsat.sat.options import DEFAULT_ENCODING, DEFAULT_SOLVER
 
 PROGRESS_EVERY_S = 1.0
 EMPTY_CELLS_SOLVER = "cadical195"  # with cells free to stay empty (docs/counting.md)
+# and in its focused mode only (no stable phases, no local search): fewer conflicts in the
+# proofs that no other solution is left (docs/counting.md, "Empty cells: the slow boards")
+EMPTY_CELLS_OPTIONS = {"stabilize": 0, "walk": 0}
 
 
 def solver_for(rules: Rules) -> str:
@@ -58,13 +61,16 @@ class Enumeration:
         from flowsat.sat.oracle import open_oracle, solver_name
 
         self.start = time.perf_counter()
-        solver = solver or solver_for(rules)
+        chosen = solver_for(rules)
+        options = EMPTY_CELLS_OPTIONS if not solver and chosen == EMPTY_CELLS_SOLVER else None
+        solver = solver or chosen
         self.puzzle, self.rules = puzzle, rules
         formula = encode(puzzle, encoding, rules)
         self.stats: dict = {"encoding": formula.spec.name, "solver": solver_name(solver),
-                            "cycle_cuts": 0, "rounds": 0, "solve_s": 0.0}
+                            "cycle_cuts": 0, "rounds": 0, "solve_s": 0.0,
+                            **({"solver_options": options} if options else {})}
         self.found, self.answer = 0, True  # True: none looked for yet (as at a limit)
-        self.sat = open_oracle(solver, formula.clauses)
+        self.sat = open_oracle(solver, formula.clauses, options)
         try:
             carried(formula, self.sat)  # a propagator, where the encoding has one
         except BaseException:

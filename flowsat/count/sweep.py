@@ -37,6 +37,10 @@ class Sweep:
     steps: tuple[Step, ...]
     color: dict[int, int]
     impossible: bool
+    along: dict[int, int] | None  # each node's place along the frontier's line (its column
+    # in a sweep along rows): the order of the frontier's nodes on the boundary of the part
+    # still to come; None where the graph is not a plain grid (holes, walls, bridges, warps,
+    # hexagons: a node may enter off that order, or paths may cross)
 
 
 def sweep(puzzle: Puzzle, rules: Rules, backward: bool = False) -> Sweep:
@@ -81,7 +85,8 @@ def sweep(puzzle: Puzzle, rules: Rules, backward: bool = False) -> Sweep:
                           (bounds(a, color, final)[0], bounds(b, color, final)[0]), tight))
     lonely = set(g.nodes) - set(last)  # nodes without a link: a dot there has no path
     impossible = any(n in color for n in lonely) or (rules.fill_all and bool(lonely))
-    return Sweep(tuple(steps), color, impossible)
+    along = ({n: place(n)[1] for n in g.nodes} if puzzle.board.plain else None)
+    return Sweep(tuple(steps), color, impossible, along)
 
 
 def bounds(node: int, color: dict[int, int], final: frozenset[int]

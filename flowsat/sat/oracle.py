@@ -43,6 +43,7 @@ BUDGETED = frozenset({"cadical103", "cadical153", "cadical195", "cadical300"})
 NOT_INCREMENTAL = frozenset({"kissat404"})
 UNLIMITED = frozenset({"lingeling", "kissat404"})
 SLICE_S = 0.1
+Options = dict[str, int]  # a solver's own settings by name (CaDiCaL's options)
 
 
 class Watchdog:
@@ -132,11 +133,15 @@ def canonical_names() -> dict[str, str]:
 CANONICAL = canonical_names()
 
 
-def open_oracle(name: str, clauses: list[list[int]]) -> Oracle | FromScratch:
+def open_oracle(name: str, clauses: list[list[int]], options: Options | None = None
+                ) -> Oracle | FromScratch:
+    """A solver for the clauses; `options` configure a PySAT solver that takes them
+    (`Oracle`), and are ignored by the others."""
     name = solver_name(name)
     if name.startswith(EXTERNAL):
         return External(name, clauses)
-    return Picosat(name, clauses) if name in OTHER_SOLVERS else Oracle(name, clauses)
+    return (Picosat(name, clauses) if name in OTHER_SOLVERS
+            else Oracle(name, clauses, options=options))
 
 
 # PySAT's C functions that add one clause, with the attribute holding the solver they add to:
@@ -195,10 +200,13 @@ def release(solver: Solver) -> None:
 class Oracle:
     """One solver instance for a formula that grows by added clauses (cycle cuts)."""
 
-    def __init__(self, name: str, clauses: Sequence[Sequence[int]] | Batched, keep: bool = True):
+    def __init__(self, name: str, clauses: Sequence[Sequence[int]] | Batched, keep: bool = True,
+                 options: Options | None = None):
         """`keep`: False to load the clauses and not keep them (a solver that is never
-        rebuilt: an incremental one)."""
+        rebuilt: an incremental one). `options`: the solver's own settings, set before any
+        clause (CaDiCaL's `set`, through PySAT's `configure`)."""
         self.name = solver_name(name)
+        self.options = options
         if not keep and self.name in NOT_INCREMENTAL:
             raise ValueError(f"solver {self.name} is rebuilt for each call: it keeps its clauses")
         # the formula as opened; later clauses come by add()
@@ -214,6 +222,8 @@ class Oracle:
         except NoSuchSolverError:
             raise UsageError(f"solver {self.name} is not available in this PySAT build") from None
         try:
+            if self.options:
+                solver.configure(self.options)
             for clauses in (self.clauses, self.added, more):
                 load(solver, self.name, clauses)
         except BaseException:  # a timeout while loading: free it now, not in a collection
