@@ -135,8 +135,7 @@ CANONICAL = canonical_names()
 
 def open_oracle(name: str, clauses: list[list[int]], options: Options | None = None
                 ) -> Oracle | FromScratch:
-    """A solver for the clauses; `options` configure a PySAT solver that takes them
-    (`Oracle`), and are ignored by the others."""
+    """A solver for the clauses (`options`: for an `Oracle` only, the others have none)."""
     name = solver_name(name)
     if name.startswith(EXTERNAL):
         return External(name, clauses)
@@ -202,11 +201,9 @@ class Oracle:
 
     def __init__(self, name: str, clauses: Sequence[Sequence[int]] | Batched, keep: bool = True,
                  options: Options | None = None):
-        """`keep`: False to load the clauses and not keep them (a solver that is never
-        rebuilt: an incremental one). `options`: the solver's own settings, set before any
-        clause (CaDiCaL's `set`, through PySAT's `configure`)."""
-        self.name = solver_name(name)
-        self.options = options
+        """`keep`: False to load the clauses and not keep them (an incremental solver, never
+        rebuilt). `options`: its own settings, set before any clause (PySAT's `configure`)."""
+        self.name, self.options = solver_name(name), options
         if not keep and self.name in NOT_INCREMENTAL:
             raise ValueError(f"solver {self.name} is rebuilt for each call: it keeps its clauses")
         # the formula as opened; later clauses come by add()
