@@ -16,7 +16,10 @@ hold pairs of components, `apart.py` sweeps."""
 
 from __future__ import annotations
 
+import ctypes
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import numpy as np
 
@@ -98,7 +101,9 @@ class ArraySweeper:
         if step.entering:
             new = np.array([self.plan.color.get(n, 0) << 2 for n in step.entering],
                            dtype=self.node)
-            nodes = np.vstack([nodes, np.repeat(new[:, None], nodes.shape[1], axis=1)])
+            grown = np.empty((len(nodes) + len(new), nodes.shape[1]), dtype=self.node)
+            grown[:len(nodes)], grown[len(nodes):] = nodes, new[:, None]
+            nodes = grown
         linked, linked_ways = self.link(step, *self.codes[id(step)], nodes, ways)
         parts = [(nodes, ways, self.passing(step, nodes)),
                  (linked, linked_ways, self.passing(step, linked))]
@@ -149,6 +154,34 @@ class ArraySweeper:
         if step.leaving:
             nodes = nodes.take(step.keep, axis=-2)
         return nodes, ways
+
+
+M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3  # glibc's mallopt parameters
+HELD_BELOW = 32 << 20  # arrays under this size (glibc's most) reuse the heap's freed memory
+DEFAULT = 128 << 10  # glibc's default for both (a set value stays fixed: glibc's dynamic
+# threshold is not restored, a small matter outside the sweep)
+
+
+@contextmanager
+def held_memory() -> Iterator[None]:
+    """glibc's malloc kept from handing a sweep's freed arrays back to the system while it
+    runs (then trimmed): each step allocates and frees arrays of a few MB, and without this
+    each new one is fresh pages, zeroed by the kernel at first touch (a tenth of the sweep's
+    time). Elsewhere (no glibc) nothing changes."""
+    try:
+        libc = ctypes.CDLL(None)
+        mallopt, trim = libc.mallopt, libc.malloc_trim
+    except (OSError, AttributeError):
+        yield
+        return
+    mallopt(M_TRIM_THRESHOLD, 2**31 - 1)
+    mallopt(M_MMAP_THRESHOLD, HELD_BELOW)
+    try:
+        yield
+    finally:
+        mallopt(M_TRIM_THRESHOLD, DEFAULT)
+        mallopt(M_MMAP_THRESHOLD, DEFAULT)
+        trim(0)
 
 
 RACE_FACTOR = 1.5  # a sweep with this many times the other's states so far (and RACE_SLACK
@@ -235,18 +268,20 @@ def merged_parts(parts: list[tuple[np.ndarray, np.ndarray, np.ndarray | None]],
     spans, words, ways, picks = [], [], [], []
     tops = [0] * len(rows)
     for nodes, _, _ in parts:
-        if nodes.shape[1]:
-            tops = [max(t, int(nodes[r].max())) for t, r in zip(tops, rows, strict=True)]
+        if nodes.shape[1]:  # (one reduction over all rows: fewer calls than one a row)
+            top = nodes.max(axis=1).tolist()
+            tops = [max(t, top[r]) for t, r in zip(tops, rows, strict=True)]
     start = 0
     for nodes, w, ok in parts:
-        words.append(packed(nodes, rows, tops))
         if ok is None:
+            words.append(packed(nodes, rows, tops))
             ways.append(w)
             picks.append(np.arange(start, start + nodes.shape[1]))
-        else:
-            words[-1] = words[-1].compress(ok, axis=1)
-            ways.append(w.compress(ok))
-            picks.append(np.flatnonzero(ok) + start)
+        else:  # only the states kept packed: the mask often keeps a fifth or less
+            keep = np.flatnonzero(ok)
+            words.append(packed(nodes.take(keep, axis=1), rows, tops))
+            ways.append(w[keep])
+            picks.append(keep + start)
         spans.append(start)
         start += nodes.shape[1]
     all_ways = np.concatenate(ways)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import time
 
 from flowsat.count.apart import ApartSweeper
-from flowsat.count.arrays import raced
+from flowsat.count.arrays import held_memory, raced
 from flowsat.count.contract import Count, Limits, Progress, state_cap
 from flowsat.count.sweep import COLORS, FRESH, Step, sweep
 from flowsat.puzzle.model import Puzzle
@@ -209,10 +209,12 @@ class FrontierCounter:
     def count(self, puzzle: Puzzle, rules: Rules, limits: Limits, limit: int | None = None,
               progress: Progress | None = None) -> Count:
         if rules.self_touch:  # states of nodes only: swept as arrays, several times faster,
-            return raced(puzzle, rules, limits, progress)  # from the end that keeps fewer
+            with held_memory():  # from the end that keeps fewer
+                return raced(puzzle, rules, limits, progress)
         apart = ApartSweeper(puzzle, rules, limits, progress)
         if apart.fits():  # a frontier of at most 62 nodes: its bitmasks fit an int64
-            return apart.run()
+            with held_memory():
+                return apart.run()
         return Sweeper(puzzle, rules, limits, progress).run()
 
 

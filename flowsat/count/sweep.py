@@ -6,6 +6,7 @@ says what a state is; `arrays.py` and `frontier.py` sweep it)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from flowsat.puzzle.model import Puzzle
 from flowsat.puzzle.rules import Rules
@@ -66,6 +67,7 @@ def sweep(puzzle: Puzzle, rules: Rules, backward: bool = False) -> Sweep:
     for e in edges:
         for n in e:
             links_left[n] += 1
+    bound = {n: bounds(n, color, final) for n in last}
     steps, frontier = [], []
     for k, (a, b) in enumerate(edges):
         entering = tuple(n for n in (a, b) if n not in frontier)
@@ -73,16 +75,14 @@ def sweep(puzzle: Puzzle, rules: Rules, backward: bool = False) -> Sweep:
         links_left[a] -= 1
         links_left[b] -= 1
         gone = sorted((frontier.index(n) for n in (a, b) if last[n] == k), reverse=True)
-        leaving = tuple((s, bounds(frontier[s], color, final)[1]) for s in gone)
+        leaving = tuple((s, bound[frontier[s]][1]) for s in gone)
         a_at, b_at = frontier.index(a), frontier.index(b)
         for s in gone:
             del frontier[s]
         tight = tuple((j, ok) for j, n in enumerate(frontier)
-                      if len(ok := mendable(*bounds(n, color, final), links_left[n]))
-                      <= bounds(n, color, final)[0])
+                      if len(ok := mendable(*bound[n], links_left[n])) <= bound[n][0])
         keep = tuple(k for k in range(len(frontier) + len(gone)) if k not in gone)
-        steps.append(Step(a_at, b_at, entering, leaving, keep,
-                          (bounds(a, color, final)[0], bounds(b, color, final)[0]), tight))
+        steps.append(Step(a_at, b_at, entering, leaving, keep, (bound[a][0], bound[b][0]), tight))
     lonely = set(g.nodes) - set(last)  # nodes without a link: a dot there has no path
     impossible = any(n in color for n in lonely) or (rules.fill_all and bool(lonely))
     along = ({n: place(n)[1] for n in g.nodes} if puzzle.board.plain else None)
@@ -95,6 +95,7 @@ def bounds(node: int, color: dict[int, int], final: frozenset[int]
     return (1, frozenset({1})) if node in color else (2, final)
 
 
+@cache  # (few distinct arguments: called for every node of every step's frontier)
 def mendable(most: int, final: frozenset[int], left: int) -> frozenset[int]:
     """The degrees now from which `left` more links can reach a final degree."""
     return frozenset(d for d in range(most + 1) if any(0 <= f - d <= left for f in final))
