@@ -495,3 +495,14 @@ def test_auto_stops_at_the_timeout_with_a_lower_bound(monkeypatch):
     puzzle = Puzzle.from_text(OPEN)
     found = count(puzzle, Rules(True, False), "auto", limits=Limits(0.5))
     assert found.status == "timeout" and not found.exact and found.value > 0
+
+
+def test_held_memory_lets_errors_through_and_can_be_entered_again():
+    """The malloc settings around a sweep never swallow the sweep's error."""
+    from flowsat.count.arrays import held_memory
+
+    with pytest.raises(ZeroDivisionError), held_memory():
+        _ = 1 // 0
+    with held_memory():
+        total = int(np.arange(1 << 20).sum())
+    assert total == (1 << 20) * ((1 << 20) - 1) // 2
