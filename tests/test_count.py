@@ -475,6 +475,27 @@ def test_auto_races_enumerate_and_the_frontier_once_enumerate_is_not_quick(monke
     assert found.stats["answered_by"] in found.stats["raced"]
 
 
+@pytest.mark.parametrize("rules, first", [(Rules(True), "frontier"),
+                                          (Rules(False, False), "frontier"),
+                                          (Rules(), "enumeration")])
+def test_auto_starts_the_frontier_at_once_under_the_looser_rules(monkeypatch, rules, first):
+    from flowsat.count import auto
+    from flowsat.count.enumerate import Enumeration
+
+    started: list[str] = []
+    start_child, build = auto.start_child, Enumeration.__init__
+    monkeypatch.setattr(auto, "start_child", lambda children, name, work: (
+        started.append(name), start_child(children, name, work)))
+    monkeypatch.setattr(Enumeration, "__init__", lambda self, *args: (
+        started.append("enumeration"), build(self, *args))[0])
+    monkeypatch.setattr(auto, "QUICK_S", 0.0)
+    monkeypatch.setattr(auto, "QUICK_TOUCH_S", 0.0)
+    puzzle = Puzzle.from_text("A...A / ..... / B...B")
+    found = count(puzzle, rules, "auto")
+    assert found.exact and found.value == count(puzzle, rules, "frontier").value
+    assert started[0] == first and sorted(started) == ["enumerate", "enumeration", "frontier"]
+
+
 def test_auto_raises_what_a_raced_counter_raised(monkeypatch):
     from flowsat.count import auto
     from flowsat.count.frontier import FrontierCounter

@@ -17,6 +17,7 @@ hold pairs of components, `apart.py` sweeps."""
 from __future__ import annotations
 
 import ctypes
+import random
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -30,8 +31,10 @@ from flowsat.puzzle.rules import Rules
 
 States = tuple[np.ndarray, np.ndarray]  # (..., frontier, N) nodes' ints, (N,) counts
 SAFE = float(2**60)  # a total of counts below this cannot overflow int64 in the next step
-MIX = np.random.default_rng(20161).integers(1, 2**62, size=256, dtype=np.int64) | 1
-# odd multipliers of a state's hash (fixed, so that a run is reproducible; int64 products wrap)
+_MIXER = random.Random(20161)
+MIX = np.array([_MIXER.getrandbits(62) | 1 for _ in range(256)], dtype=np.int64)
+# odd multipliers of a state's hash (fixed, so that a run is reproducible; int64 products wrap;
+# by the standard library's generator: numpy.random's import took 16 ms of a count's start)
 
 
 class ArraySweeper:
