@@ -133,6 +133,7 @@ def race(listing: Enumeration, limits: Limits, limit: int | None,
 
 def frontier(puzzle: Puzzle, rules: Rules, limits: Limits, limit: int | None,
              progress: Progress | None) -> Count:
+    """The frontier counter's count (its modules imported where it runs: in a child)."""
     from flowsat.count import counter
 
     return counter("frontier").count(puzzle, rules, limits, limit, progress)
