@@ -290,26 +290,43 @@ def test_the_array_sweep_counts_as_the_dict_sweep(seed, kind, colors, fill_all):
 @settings(max_examples=40, deadline=None)
 @given(st.integers(0, 2**32), st.sampled_from(["square", "hex", "holes", "walls", "warps",
                                                "bridges"]),
-       st.integers(1, 4), st.booleans(), st.floats(1.0, 2.0), st.integers(0, 3))
-def test_the_raced_sweeps_count_as_the_dict_sweep(seed, kind, colors, fill_all, factor,
-                                                  budget):
-    """The self-touch count races the sweeps from both ends of the board and goes on with
-    the one that keeps fewer states: whichever it keeps, wherever it drops the other (the
-    race's bounds made small here, so that it drops one early), the count is the same."""
+       st.integers(1, 4), st.booleans(), st.booleans(), st.floats(1.0, 2.0),
+       st.integers(0, 3))
+def test_the_raced_sweeps_count_as_the_dict_sweep(seed, kind, colors, self_touch, fill_all,
+                                                  factor, budget):
+    """The array sweeps race from both ends of the board and go on with the one that keeps
+    fewer states: whichever they keep, wherever they drop the other (the race's bounds made
+    small here, so that one drops early), the count is the same, under every rule."""
     from unittest import mock
 
     from flowsat.count import arrays
+    from flowsat.count.apart import ApartSweeper
     from flowsat.count.frontier import Sweeper
 
     rng = random.Random(seed)
     puzzle = random_puzzle(rng, random_board(rng, kind), colors)
     if puzzle is None:
         return
-    rules = Rules(True, fill_all)
+    rules = Rules(self_touch, fill_all)
     want = Sweeper(puzzle, rules, Limits(60)).run()
+    sweeper = arrays.ArraySweeper if self_touch else ApartSweeper
     with mock.patch.multiple(arrays, RACE_FACTOR=factor, RACE_SLACK=0, RACE_BUDGET=budget):
-        got = arrays.raced(puzzle, rules, Limits(60))
+        got = arrays.raced([sweeper(puzzle, rules, Limits(60), None, backward)
+                            for backward in (False, True)])
     assert got.exact and got.value == want.value, (kind, puzzle.rows, rules)
+
+
+@pytest.mark.parametrize("rules, raced", [(Rules(True), True), (Rules(False, False), True),
+                                          (Rules(), False)])
+def test_the_frontier_races_the_ends_except_with_every_cell_filled_and_no_self_touch(
+        rules, raced):
+    """Where the end a sweep starts from decides between few states and many (self-touch,
+    empty cells) the frontier races both ends; with every cell filled and no self-touch
+    both keep few, and one end is swept."""
+    puzzle = Puzzle.from_text("A...B / ..... / ..C.. / ..... / A.C.B")
+    found = count(puzzle, rules, "frontier")
+    assert found.exact and found.value == count(puzzle, rules, "enumerate").value
+    assert ("backward" in found.stats) == raced
 
 
 @settings(max_examples=60, deadline=None)
@@ -326,11 +343,12 @@ def test_the_no_self_touch_array_sweep_counts_as_the_dict_sweep(seed, kind, colo
     puzzle = random_puzzle(rng, random_board(rng, kind), colors)
     if puzzle is not None:
         rules = Rules(False, fill_all)
-        sweeper = ApartSweeper(puzzle, rules, Limits(60))
-        assert sweeper.fits()
         want = Sweeper(puzzle, rules, Limits(60)).run()
-        got = sweeper.run()
-        assert got.exact and got.value == want.value, (kind, puzzle.rows, rules)
+        for backward in (False, True):  # the sweep from either end of the board
+            sweeper = ApartSweeper(puzzle, rules, Limits(60), None, backward)
+            assert sweeper.fits()
+            got = sweeper.run()
+            assert got.exact and got.value == want.value, (kind, puzzle.rows, rules, backward)
 
 
 @settings(max_examples=40, deadline=None)
@@ -351,8 +369,9 @@ def test_the_crossing_check_keeps_the_count_on_plain_boards(seed, height, width,
     if puzzle is not None:
         rules = Rules(False, False)
         want = Sweeper(puzzle, rules, Limits(60)).run()
-        got = ApartSweeper(puzzle, rules, Limits(60)).run()
-        assert got.exact and got.value == want.value, puzzle.rows
+        for backward in (False, True):  # (the frontier's order along its line either way)
+            got = ApartSweeper(puzzle, rules, Limits(60), None, backward).run()
+            assert got.exact and got.value == want.value, (puzzle.rows, backward)
 
 
 def test_crossing_finds_two_colors_alternating_unless_a_loose_path_passes_over():

@@ -28,8 +28,8 @@ class ApartSweeper(ArraySweeper):
     """One count's run under no-self-touch, a step's states as (3, frontier, N) arrays."""
 
     def __init__(self, puzzle: Puzzle, rules: Rules, limits: Limits,
-                 progress: Progress | None = None):
-        super().__init__(puzzle, rules, limits, progress)
+                 progress: Progress | None = None, backward: bool = False):
+        super().__init__(puzzle, rules, limits, progress, backward)
         # the crossing check (`crossing`) where cells may stay empty: with every cell filled
         # it cuts 0 to 10 % of the states and costs more than that saves (docs/counting.md)
         self.along = None if rules.fill_all else self.plan.along

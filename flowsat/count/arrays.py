@@ -55,6 +55,11 @@ class ArraySweeper:
         self.states: States | None = None  # after the steps `done` (None: before the first)
         self.done = self.seen = 0
 
+    def fits(self) -> bool:
+        """Whether this sweep takes the board: any (a node is one int; `apart.py`'s states
+        also hold bitmasks of the frontier)."""
+        return True
+
     def run(self, start: float | None = None) -> Count:
         """The exact count, or a stop (timeout, memory) with no bound but 0: the steps left
         swept (all of them, unless `raced` swept some)."""
@@ -192,14 +197,13 @@ RACE_SLACK = 10_000  # more: small boards race on) is dropped
 RACE_BUDGET = 1_000_000  # past this many states so far, the sweep with fewer goes on alone
 
 
-def raced(puzzle: Puzzle, rules: Rules, limits: Limits,
-          progress: Progress | None = None) -> Count:
+def raced(both: list[ArraySweeper], progress: Progress | None = None) -> Count:
     """The count by the sweep from whichever end of the board keeps fewer states, which the
-    board does not tell (docs/counting.md): the sweeps from both ends step by step in turn,
-    until one has RACE_FACTOR times the other's states so far (and RACE_SLACK more), or
-    the fewer pass RACE_BUDGET; the one left goes on alone."""
-    start = time.perf_counter()
-    both = [ArraySweeper(puzzle, rules, limits, None, backward) for backward in (False, True)]
+    board does not tell (docs/counting.md): the sweeps from both ends (`both`, not begun:
+    from the first cell, from the last; or one sweep alone) step by step in turn, until one
+    has RACE_FACTOR times the other's states so far (and RACE_SLACK more), or the fewer pass
+    RACE_BUDGET; the one left goes on alone."""
+    start, racing = time.perf_counter(), len(both) > 1
     steps, dropped = len(both[0].plan.steps), 0
     while len(both) > 1 and both[0].done < steps and not both[0].plan.impossible:
         n = max(s.step() for s in both)
@@ -216,7 +220,8 @@ def raced(puzzle: Puzzle, rules: Rules, limits: Limits,
     winner = both[0]
     dropped += sum(s.seen for s in both[1:])  # (small boards: both swept to the end)
     winner.progress = progress
-    winner.stats.update(backward=winner.backward, raced_states=dropped)
+    if racing:
+        winner.stats.update(backward=winner.backward, raced_states=dropped)
     return winner.run(start)
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import time
 
 from flowsat.count.apart import ApartSweeper
-from flowsat.count.arrays import held_memory, raced
+from flowsat.count.arrays import ArraySweeper, held_memory, raced
 from flowsat.count.contract import Count, Limits, Progress, state_cap
 from flowsat.count.sweep import COLORS, FRESH, Step, sweep
 from flowsat.puzzle.model import Puzzle
@@ -208,13 +208,17 @@ class FrontierCounter:
 
     def count(self, puzzle: Puzzle, rules: Rules, limits: Limits, limit: int | None = None,
               progress: Progress | None = None) -> Count:
-        if rules.self_touch:  # states of nodes only: swept as arrays, several times faster,
-            with held_memory():  # from the end that keeps fewer
-                return raced(puzzle, rules, limits, progress)
-        apart = ApartSweeper(puzzle, rules, limits, progress)
-        if apart.fits():  # a frontier of at most 62 nodes: its bitmasks fit an int64
+        # swept as arrays, several times faster: under self-touch states of nodes only; else
+        # also their components and pairs kept apart, as bitmasks (a frontier of at most 62
+        # nodes: an int64), or else by the dict sweep. From the end that keeps fewer states
+        # (`raced`), except with every cell filled and no self-touch: there both ends keep
+        # few and the race would sweep the board twice (docs/counting.md)
+        kind = ArraySweeper if rules.self_touch else ApartSweeper
+        ends = (False, True) if rules.self_touch or not rules.fill_all else (False,)
+        both = [kind(puzzle, rules, limits, None, backward) for backward in ends]
+        if all(s.fits() for s in both):
             with held_memory():
-                return apart.run()
+                return raced(both, progress)
         return Sweeper(puzzle, rules, limits, progress).run()
 
 
