@@ -335,15 +335,17 @@ def grouped(words: np.ndarray, ways: np.ndarray) -> tuple[np.ndarray, np.ndarray
 
 
 def merged(nodes: np.ndarray, ways: np.ndarray) -> States:
-    """Equal states merged into one, their counts summed (packed into a few int64 words,
-    then `grouped`); the states kept stay in the order they came."""
+    """Equal states merged into one, their counts summed (`grouped` on their rows as they
+    are, up to MIX's 256: packing `apart.py`'s some 45 rows into a few words first cost
+    more than hashing them all; wider, packed first); the states kept stay in the order
+    they came."""
     n = len(ways)
     if n == 0:
         return nodes, ways
     flat = nodes.reshape(-1, n)
     if len(flat) == 0:
         return nodes[..., :1], ways.sum(keepdims=True)
-    firsts, sums = grouped(packed(flat), ways)
+    firsts, sums = grouped(flat if len(flat) <= len(MIX) else packed(flat), ways)
     return flat.take(firsts, axis=1).reshape(*nodes.shape[:-1], len(firsts)), sums
 
 
@@ -353,7 +355,9 @@ def packed(flat: np.ndarray, rows: tuple[int, ...] | None = None,
     (None: its max), packed side by side into as few int64 words as their widths allow
     (equal states, equal words)."""
     rows = tuple(range(len(flat))) if rows is None else rows
-    tops = [int(flat[r].max()) for r in rows] if tops is None else tops
+    if tops is None:  # (one reduction over all rows: a call a row cost more than it did)
+        most = flat.max(axis=1).tolist()
+        tops = [most[r] for r in rows]
     words: list[np.ndarray] = []
     used = 64
     for r, top in zip(rows, tops, strict=True):
