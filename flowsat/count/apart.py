@@ -196,11 +196,13 @@ def crossing(node: np.ndarray, comp: np.ndarray, dot: np.ndarray,
     if not len(check):
         return bad
     pick = np.ix_(order, check)  # those states, their rows in order along the line
-    color, dot = color[pick], dot[order]
-    crossed = crossed_chords(chords[pick], color)
-    loose = (color == 0) & (degree[pick] == 1) & ~dot
-    bad[check] = crossed & (2 * beside(loose, loose | open_[pick], comp[pick])
-                            == loose.sum(axis=0))
+    check = check[crossed_chords(chords[pick], color[pick])]
+    if not len(check):
+        return bad
+    pick = np.ix_(order, check)  # of those, the ones whose chords cross: is a way round?
+    dot = dot[order]
+    loose = (color[pick] == 0) & (degree[pick] == 1) & ~dot
+    bad[check] = 2 * beside(loose, loose | open_[pick], comp[pick]) == loose.sum(axis=0)
     return bad
 
 
