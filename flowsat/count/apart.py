@@ -37,7 +37,8 @@ class ApartSweeper(ArraySweeper):
                                                              strict=True)}
 
     def frontiers(self) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray | None]]:
-        """For each step, the frontier after it: each node's links still to come, whether
+        """For each step, the frontier after it: for each node the degrees (bits) from which
+        it can take another link and still end at a final degree (`forget_frozen`), whether
         it is a dot, and its slots in their order along the frontier's line (None: not a
         plain grid, `Sweep.along`, or no crossing check)."""
         along = self.along
@@ -56,7 +57,8 @@ class ApartSweeper(ArraySweeper):
                 left[frontier[s]] -= 1
             for s, _ in step.leaving:
                 del frontier[s]
-            yield (np.array([left[n] for n in frontier], dtype=np.int64)[:, None],
+            yield (np.array([reach(left[n], n in self.plan.color) for n in frontier],
+                            dtype=np.int64)[:, None],
                    np.array([n in self.plan.color for n in frontier], dtype=bool)[:, None],
                    None if along is None else np.argsort([along[n] for n in frontier]))
 
@@ -154,17 +156,25 @@ class ApartSweeper(ArraySweeper):
             sets[...] = (sets & ((1 << s) - 1)) | ((sets >> (s + 1)) << s)
         colored = (nodes[NODE] & COLORS[self.shift]) > 0
         nodes[APART] = np.where(colored, nodes[APART] & ~bitmask(colored), nodes[APART])
-        self.forget_frozen(nodes, *self.after[id(step)][:2])
+        self.forget_frozen(nodes, self.after[id(step)][0])
         return nodes, ways
 
-    def forget_frozen(self, nodes: np.ndarray, left: np.ndarray, dot: np.ndarray) -> None:
+    def forget_frozen(self, nodes: np.ndarray, reaching: np.ndarray) -> None:
         """Pairs with a component none of whose nodes can take another link (and still end
         at a final degree) dropped: it will never meet anything, so states that differ
         only there have the same futures."""
-        degree = nodes[NODE] & 3
-        can = (left > 0) & np.where(dot, degree == 0, (degree == 1) | (left > 1) & (degree == 0))
+        can = ((reaching >> (nodes[NODE] & 3)) & 1).astype(bool)
         frozen = (nodes[COMP] & bitmask(can)) == 0
         nodes[APART] = np.where(frozen, 0, nodes[APART] & ~bitmask(frozen))
+
+
+def reach(left: int, dot: bool) -> int:
+    """The degrees (as bits) from which a node with `left` links to come can take one more
+    and still end at a final degree: a dot from 0 (it ends at 1), a cell from 1, or from 0
+    with two links or more to come (it ends at 2)."""
+    if left == 0:
+        return 0
+    return 0b01 if dot else 0b10 | (0b01 if left > 1 else 0)
 
 
 def bitmask(where: np.ndarray) -> np.ndarray:
