@@ -355,7 +355,7 @@ def packed(flat: np.ndarray, rows: tuple[int, ...] | None = None,
     (None: its max), packed side by side into as few int64 words as their widths allow
     (equal states, equal words)."""
     rows = tuple(range(len(flat))) if rows is None else rows
-    if tops is None:  # (one reduction over all rows: a call a row cost more than it did)
+    if tops is None:  # (one reduction for all the rows, not a call a row)
         most = flat.max(axis=1).tolist()
         tops = [most[r] for r in rows]
     words: list[np.ndarray] = []

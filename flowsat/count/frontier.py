@@ -215,10 +215,10 @@ class FrontierCounter:
         # few and the race would sweep the board twice (docs/counting.md)
         kind = ArraySweeper if rules.self_touch else ApartSweeper
         ends = (False, True) if rules.self_touch or not rules.fill_all else (False,)
-        both = [kind(puzzle, rules, limits, None, backward) for backward in ends]
-        if all(s.fits() for s in both):
+        sweeps = [kind(puzzle, rules, limits, None, backward) for backward in ends]
+        if all(s.fits() for s in sweeps):
             with held_memory():
-                return raced(both, progress)
+                return raced(sweeps, progress)
         return Sweeper(puzzle, rules, limits, progress).run()
 
 
