@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from flowsat.count.child import answer, ended, forked
-from flowsat.count.contract import Count, Limits, Progress
+from flowsat.count.contract import Count, Limits, Progress, loosened
 from flowsat.puzzle.model import Puzzle
 from flowsat.puzzle.rules import Rules
 
@@ -65,7 +65,7 @@ class Auto:
         quick_s = QUICK_TOUCH_S if rules.self_touch else QUICK_S
         quick_s = quick_s if limits.timeout is None else min(quick_s, limits.timeout)
         with children_ended() as children:
-            if (rules.self_touch or not rules.fill_all) and "frontier" in RACED:
+            if loosened(rules) and "frontier" in RACED:
                 import flowsat.sat.encoder  # noqa: F401  (numpy and the board graph the sweep
                 # is planned on: the enumeration needs them too, so imported once, before the
                 # fork, not again in the frontier's child: some 60 ms and 6 ms)

@@ -16,7 +16,7 @@ Progress = Callable[[int, int, int], None]  # (steps done, steps in all, count o
 STATE_BYTES = 600  # a frontier state's memory, estimated: a tuple of some 15 small ints
 # (about 180 bytes), its count and dict entry (about 100), twice (this step's and the next's)
 
-__all__ = ["Count", "Counter", "Limits", "Progress", "Status", "state_cap"]
+__all__ = ["Count", "Counter", "Limits", "Progress", "Status", "loosened", "state_cap"]
 
 
 @dataclass
@@ -54,3 +54,11 @@ class Counter:
 def state_cap(limits: Limits) -> int:
     """The states a step may keep within the memory cap."""
     return int(cap_mb(limits.max_memory) * 1e6 / STATE_BYTES)
+
+
+def loosened(rules: Rules) -> bool:
+    """Whether a rule is loosened (self-touch, empty cells): there counts run to millions and
+    the frontier's states depend on the end its sweep starts from, so auto starts it at once
+    and it races both ends; with every cell filled and no self-touch the 2016 boards have one
+    solution each and the sweep keeps few states from either end (docs/counting.md)."""
+    return rules.self_touch or not rules.fill_all

@@ -23,7 +23,7 @@ import time
 
 from flowsat.count.apart import ApartSweeper
 from flowsat.count.arrays import ArraySweeper, held_memory, raced
-from flowsat.count.contract import Count, Limits, Progress, state_cap
+from flowsat.count.contract import Count, Limits, Progress, loosened, state_cap
 from flowsat.count.sweep import COLORS, FRESH, Step, sweep
 from flowsat.puzzle.model import Puzzle
 from flowsat.puzzle.rules import Rules
@@ -210,16 +210,17 @@ class FrontierCounter:
               progress: Progress | None = None) -> Count:
         # swept as arrays, several times faster: under self-touch states of nodes only; else
         # also their components and pairs kept apart, as bitmasks (a frontier of at most 62
-        # nodes: an int64), or else by the dict sweep. From the end that keeps fewer states
-        # (`raced`), except with every cell filled and no self-touch: there both ends keep
-        # few and the race would sweep the board twice (docs/counting.md)
+        # nodes: an int64), or else by the dict sweep. Under loosened rules from the end
+        # that keeps fewer states (`raced`); else from the top: there both ends keep few,
+        # and the race would sweep the board twice (docs/counting.md)
         kind = ArraySweeper if rules.self_touch else ApartSweeper
-        ends = (False, True) if rules.self_touch or not rules.fill_all else (False,)
-        sweeps = [kind(puzzle, rules, limits, None, backward) for backward in ends]
-        if all(s.fits() for s in sweeps):
-            with held_memory():
-                return raced(sweeps, progress)
-        return Sweeper(puzzle, rules, limits, progress).run()
+        sweeps = [kind(puzzle, rules, limits, None, False)]
+        if not sweeps[0].fits():
+            return Sweeper(puzzle, rules, limits, progress).run()
+        if loosened(rules):
+            sweeps += [s for s in [kind(puzzle, rules, limits, None, True)] if s.fits()]
+        with held_memory():
+            return raced(sweeps, progress)
 
 
 COUNTER = FrontierCounter()
